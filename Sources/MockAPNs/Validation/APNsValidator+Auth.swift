@@ -1,0 +1,126 @@
+import Foundation
+
+extension APNsValidator {
+    /// Provider authentication (§5): the bearer token on token connections; nothing per request on
+    /// certificate connections (the `authorization` header is ignored there, doc).
+    func checkProviderAuthentication(_ context: inout Context, auth: inout ProviderAuthState) throws(Rejection) {
+        if let certificate = context.connection.clientCertificate {
+            context.auth = AuthSummary(
+                kind: "certificate", teamID: nil, verified: true, certificateTopics: certificate.topics)
+            return
+        }
+        let fidelity = world.fidelity
+
+        // "No header on a token connection: 403 MissingProviderToken" (§5; doc).
+        guard let header = context.request.header("authorization") else {
+            throw Rejection(.missingProviderToken, rule: "provider-token.missing", "no authorization header on a token connection")
+        }
+        guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            throw Rejection(.invalidProviderToken, rule: "provider-token.scheme", "authorization is not 'bearer <JWT>'")
+        }
+        let raw = String(header.dropFirst(7).drop { $0 == " " })
+
+        // Parse and signature check happen once per distinct token string on the connection.
+        let (token, key, signatureValid): (ProviderToken, SigningKey?, Bool)
+        switch auth.verdict(for: raw, world: world) {
+        case .malformed(let message):
+            throw Rejection(.invalidProviderToken, rule: "provider-token.malformed", "the provider token is malformed: \(message)")
+        case .parsed(let t, let k, let valid):
+            (token, key, signatureValid) = (t, k, valid)
+        }
+        context.auth = AuthSummary(
+            kind: "token", teamID: token.issuer, keyID: token.keyID, issuedAt: token.issuedAt,
+            verified: key != nil && signatureValid)
+
+        // "alg other than ES256, malformed token: 403 InvalidProviderToken" (§5; doc).
+        guard token.algorithm == "ES256" else {
+            throw Rejection(
+                .invalidProviderToken, rule: "provider-token.alg",
+                "the token's alg is \(token.algorithm.map { "'\($0)'" } ?? "missing"); APNs takes ES256")
+        }
+        guard let keyID = token.keyID, !keyID.isEmpty else {
+            throw Rejection(.invalidProviderToken, rule: "provider-token.kid", "the token header has no kid")
+        }
+        guard let issuer = token.issuer, !issuer.isEmpty else {
+            throw Rejection(.invalidProviderToken, rule: "provider-token.iss", "the token claims have no iss (team id)")
+        }
+        guard let issuedAt = token.issuedAt else {
+            throw Rejection(.invalidProviderToken, rule: "provider-token.iat", "the token claims have no numeric iat")
+        }
+        // "Whether APNs accepts a string iat: open — accept it by default, flag it" (§5; lib).
+        if token.issuedAtWasString {
+            guard fidelity.acceptStringIssuedAt else {
+                throw Rejection(.invalidProviderToken, rule: "provider-token.iat-string", "the token's iat is a string, not a number")
+            }
+            context.notes.append("provider token iat sent as a string")
+        }
+
+        // "Unknown kid, wrong iss for the key, bad signature: 403 InvalidProviderToken" (§5; doc). In lenient
+        // mode an unknown key is accepted and the record says it was not verified (design.md).
+        if let key {
+            guard key.teamID == issuer else {
+                throw Rejection(
+                    .invalidProviderToken, rule: "provider-token.team",
+                    "key \(keyID) belongs to team \(key.teamID), but the token's iss is \(issuer)")
+            }
+            guard signatureValid else {
+                throw Rejection(
+                    .invalidProviderToken, rule: "provider-token.signature",
+                    "the token's signature does not verify with key \(keyID)")
+            }
+            // "team-scoped keys limited to one environment (wrong environment: 403 BadEnvironmentKeyInToken)".
+            if let environment = key.environment, environment != world.environment {
+                throw Rejection(
+                    fidelity.badEnvironmentKeyReason, rule: "provider-token.environment",
+                    "key \(keyID) is limited to \(environment); this server is \(world.environment)")
+            }
+            context.signingKey = key
+        } else if world.keyPolicy == .strict {
+            throw Rejection(.invalidProviderToken, rule: "provider-token.unknown-key", "no key \(keyID) is known (strict mode)")
+        } else {
+            context.notes.append("key \(keyID) is unknown: signature not verified (lenient mode)")
+        }
+
+        // "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
+        let nowSeconds = Int64(context.now.timeIntervalSince1970.rounded(.down))
+        if nowSeconds - issuedAt > fidelity.providerTokenLifetime {
+            throw Rejection(
+                .expiredProviderToken, rule: "provider-token.expired",
+                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(fidelity.providerTokenLifetime) s")
+        }
+        if issuedAt - nowSeconds > fidelity.maxFutureIssuedAt {
+            throw Rejection(
+                .invalidProviderToken, rule: "provider-token.future",
+                "the token's iat is \(issuedAt - nowSeconds) s in the future")
+        }
+
+        // "One team per connection, bound on the first push; another team later: 403 InvalidProviderToken" (seen).
+        if let boundTeam = auth.teamID, boundTeam != issuer {
+            throw Rejection(
+                .invalidProviderToken, rule: "provider-token.connection-team",
+                "this connection belongs to team \(boundTeam); a token of team \(issuer) needs a new connection")
+        }
+        // "Mixing an unrelated key on a connection: 403 UnrelatedKeyIdInToken" (doc/seen).
+        if let boundKey = auth.keyID, boundKey != keyID {
+            throw Rejection(
+                .unrelatedKeyIdInToken, rule: "provider-token.connection-key",
+                "this connection was opened with key \(boundKey); key \(keyID) needs a new connection")
+        }
+        // "A new token on the same connection less than 20 minutes after the previous one: 429
+        // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
+        // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
+        if let current = auth.currentToken, current != raw, let currentIssuedAt = auth.currentIssuedAt,
+            issuedAt - currentIssuedAt < fidelity.providerTokenMinimumInterval
+        {
+            throw Rejection(
+                .tooManyProviderTokenUpdates, rule: "provider-token.refresh-rate",
+                "a new token issued \(issuedAt - currentIssuedAt) s after the connection's current one; refresh at most every \(fidelity.providerTokenMinimumInterval) s"
+            )
+        }
+
+        auth.teamID = issuer
+        auth.keyID = keyID
+        auth.currentToken = raw
+        auth.currentIssuedAt = issuedAt
+    }
+}

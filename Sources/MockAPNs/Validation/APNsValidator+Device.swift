@@ -1,0 +1,86 @@
+extension APNsValidator {
+    /// "Malformed token: 400 BadDeviceToken. Do not assume 64 characters" (§9; doc/seen). Any even number of
+    /// hex digits; upper case is open (`acceptUppercaseDeviceTokens`).
+    func checkDeviceTokenFormat(_ context: inout Context) throws(Rejection) {
+        let token = context.token
+        let utf8 = token.utf8
+        guard utf8.count % 2 == 0, utf8.count <= 1024 else {
+            throw Rejection(
+                .badDeviceToken, rule: "device-token.format",
+                "the device token has \(utf8.count) characters; tokens are an even number of hex digits")
+        }
+        var sawUppercase = false
+        for byte in utf8 {
+            guard APNsValidator.isHexDigit(byte) else {
+                throw Rejection(.badDeviceToken, rule: "device-token.format", "the device token is not hexadecimal")
+            }
+            if byte >= 0x41 && byte <= 0x46 { sawUppercase = true }
+        }
+        if sawUppercase {
+            guard world.fidelity.acceptUppercaseDeviceTokens else {
+                throw Rejection(.badDeviceToken, rule: "device-token.case", "the device token has upper-case hex digits")
+            }
+            context.token = token.lowercased()
+        }
+    }
+
+    /// "Empty: 400 PayloadEmpty. Limit 4096 bytes; 5120 for voip. Over: 413 PayloadTooLarge" (§7; doc).
+    /// A payload that is not a JSON object is open (`invalidJSONPayload`): accepted and flagged by default.
+    func checkPayload(_ context: inout Context) throws(Rejection) {
+        let body = context.request.body
+        guard !body.isEmpty || context.request.bodyTruncated else {
+            throw Rejection(.payloadEmpty, rule: "payload.empty", "the request has no payload")
+        }
+        let limit = (context.pushType ?? .alert).payloadLimit
+        guard body.count <= limit, !context.request.bodyTruncated else {
+            throw Rejection(
+                .payloadTooLarge, rule: "payload.size", "the payload is \(body.count) bytes; the limit is \(limit)")
+        }
+        if let problem = PayloadCheck.problem(body) {
+            if let reason = world.fidelity.invalidJSONPayload {
+                throw Rejection(reason, rule: "payload.json", "the payload \(problem)")
+            }
+            context.notes.append("the payload \(problem)")
+        }
+    }
+
+    /// Token state (§9): environment, app, kind, unregistered, expired.
+    func checkDeviceState(_ context: inout Context) throws(Rejection) {
+        guard let device = world.devices[context.token] else {
+            if world.devicePolicy == .strict {
+                throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
+            }
+            return
+        }
+        // "A valid token from the other environment: 400 BadDeviceToken" (§9; doc).
+        if let environment = device.environment, environment != world.environment {
+            throw Rejection(
+                .badDeviceToken, rule: "device.environment",
+                "the token was issued in \(environment); this server is \(world.environment)")
+        }
+        // "Token for another app or target: 400 DeviceTokenNotForTopic" (§9; doc).
+        if let bundleID = device.bundleID, let requested = context.bundleID, bundleID != requested {
+            throw Rejection(
+                .deviceTokenNotForTopic, rule: "device.app", "the token belongs to \(bundleID), not \(requested)")
+        }
+        let pushType = context.pushType ?? .alert
+        let kindFits: Bool =
+            switch device.kind {
+            case .app: pushType != .liveactivity && pushType != .voip
+            case .voip: pushType == .voip
+            case .pushToStart, .liveActivity: pushType == .liveactivity
+            }
+        if !kindFits {
+            throw Rejection(
+                .deviceTokenNotForTopic, rule: "device.kind",
+                "the token is a \(device.kind.rawValue) token; it cannot take \(pushType.name) pushes")
+        }
+        // "Inactive: 410 Unregistered + timestamp. Expired: 410 ExpiredToken" (§9; doc).
+        if let since = device.unregisteredAt, since <= context.now {
+            throw Rejection(.unregistered, rule: "device.unregistered", "the token was unregistered", timestamp: since)
+        }
+        if let since = device.expiredAt, since <= context.now {
+            throw Rejection(.expiredToken, rule: "device.expired", "the token has expired", timestamp: since)
+        }
+    }
+}

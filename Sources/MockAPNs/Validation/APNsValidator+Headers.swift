@@ -1,0 +1,80 @@
+extension APNsValidator {
+    /// Header formats: `apns-id`, `apns-priority`, `apns-expiration`, `apns-push-type`, `apns-collapse-id` (§3).
+    func checkHeaderFormats(_ context: inout Context) throws(Rejection) {
+        let request = context.request
+
+        // "apns-id: canonical UUID 8-4-4-4-12 ... 400 BadMessageId" (§3; doc).
+        if let apnsID = request.header("apns-id"), !APNsValidator.isCanonicalUUID(apnsID) {
+            throw Rejection(.badMessageId, rule: "apns-id", "apns-id '\(apnsID)' is not a UUID (8-4-4-4-12 hex digits)")
+        }
+
+        // "apns-priority: 10 (default), 5, 1 ... 400 BadPriority" (§3; doc).
+        if let value = request.header("apns-priority") {
+            guard let priority = Int(value), [10, 5, 1].contains(priority) else {
+                throw Rejection(.badPriority, rule: "apns-priority", "apns-priority '\(value)' is not 10, 5 or 1")
+            }
+            context.priority = priority
+        }
+
+        // "apns-expiration: epoch seconds; 0 = deliver once" (§3; doc; what else is rejected: open —
+        // anything but a non-negative integer).
+        if let value = request.header("apns-expiration") {
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), Int64(value) != nil else {
+                throw Rejection(
+                    .badExpirationDate, rule: "apns-expiration",
+                    "apns-expiration '\(value)' is not a whole number of seconds since 1970")
+            }
+        }
+
+        // "apns-push-type: one of alert, background, ... 400 InvalidPushType" (§3; doc). A missing header is
+        // taken as alert (open: `missingPushTypeIsAlert`).
+        if let value = request.header("apns-push-type") {
+            guard let pushType = APNsPushType.named(value) else {
+                throw Rejection(
+                    .invalidPushType, rule: "apns-push-type",
+                    "apns-push-type '\(value)' is not one of \(APNsPushType.all.map(\.name).joined(separator: ", "))")
+            }
+            context.pushType = pushType
+        } else if world.fidelity.missingPushTypeIsAlert {
+            context.pushType = .alert
+            context.notes.append("no apns-push-type: taken as alert")
+        } else {
+            throw Rejection(.invalidPushType, rule: "apns-push-type", "apns-push-type is missing")
+        }
+
+        // "background: priority must be 5 ('using priority 10 is an error'; the response code is open)" (§3).
+        if context.pushType == .background, context.priority == 10, let reason = world.fidelity.backgroundPriorityTen {
+            throw Rejection(reason, rule: "apns-priority.background", "a background push must have apns-priority 5, not 10")
+        }
+        // "liveactivity: priority 5 or 10" (§8; doc).
+        if context.pushType == .liveactivity, context.priority == 1 {
+            throw Rejection(.badPriority, rule: "apns-priority.liveactivity", "a liveactivity push takes apns-priority 5 or 10, not 1")
+        }
+
+        // "apns-collapse-id: at most 64 bytes ... 400 BadCollapseId" (§3; doc).
+        if let collapseID = request.header("apns-collapse-id"), collapseID.utf8.count > 64 {
+            throw Rejection(
+                .badCollapseId, rule: "apns-collapse-id",
+                "apns-collapse-id is \(collapseID.utf8.count) bytes; the limit is 64")
+        }
+    }
+
+    /// Whether `value` is a UUID in canonical 8-4-4-4-12 form (either case).
+    static func isCanonicalUUID(_ value: String) -> Bool {
+        let utf8 = value.utf8
+        guard utf8.count == 36 else { return false }
+        for (i, byte) in utf8.enumerated() {
+            switch i {
+            case 8, 13, 18, 23:
+                if byte != UInt8(ascii: "-") { return false }
+            default:
+                if !isHexDigit(byte) { return false }
+            }
+        }
+        return true
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    }
+}

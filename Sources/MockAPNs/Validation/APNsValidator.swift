@@ -1,0 +1,114 @@
+import Foundation
+
+/// The APNs rules for `POST /3/device/<token>`, as a pure function of the request, the connection, the
+/// world and the time.
+///
+/// Apple documents no order of checks; this one follows apns-reference.md §10 (close to Pushy's): connection,
+/// method and path, duplicate headers, header formats, provider authentication, topic, token format, payload,
+/// token state. The first failure decides, and the decision names its rule.
+public struct APNsValidator: Sendable {
+    public var world: World
+
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Decides one request. `auth` is the connection's provider-token state; a valid new token is installed.
+    public func validate(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
+    ) -> Decision {
+        var context = Context(request: request, connection: connection, now: now)
+        do throws(Rejection) {
+            try checkConnection(&context)
+            try checkMethodAndPath(&context)
+            try checkDuplicateHeaders(&context)
+            try checkHeaderFormats(&context)
+            try checkProviderAuthentication(&context, auth: &auth)
+            try checkTopic(&context)
+            try checkDeviceTokenFormat(&context)
+            try checkPayload(&context)
+            try checkDeviceState(&context)
+        } catch {
+            return Decision(
+                outcome: .rejected(error.reason, timestamp: error.timestamp), rule: error.rule,
+                explanation: error.explanation, notes: context.notes, auth: context.auth,
+                pushType: context.pushType?.name)
+        }
+        return Decision(
+            outcome: .accepted, rule: "accepted", explanation: "every check passed", notes: context.notes,
+            auth: context.auth, pushType: context.pushType?.name)
+    }
+
+    /// What the checks learn on the way, for later checks and for the record.
+    struct Context {
+        let request: APNsRequest
+        let connection: ConnectionInfo
+        let now: Date
+        var token = ""
+        var pushType: APNsPushType?
+        var priority: Int?
+        var topic: String?
+        var bundleID: String?
+        var auth: AuthSummary?
+        var signingKey: SigningKey?
+        var notes: [String] = []
+
+        init(request: APNsRequest, connection: ConnectionInfo, now: Date) {
+            self.request = request
+            self.connection = connection
+            self.now = now
+        }
+    }
+
+    // MARK: - Connection, method, path
+
+    /// "A wrong-environment client certificate gets GOAWAY ... BadCertificateEnvironment" (§2, §6; doc/seen).
+    /// With `certificateEnvironmentMismatch: reject` each request is answered 403 instead.
+    func checkConnection(_ context: inout Context) throws(Rejection) {
+        guard let certificate = context.connection.clientCertificate else { return }
+        if !certificate.environments.isEmpty, !certificate.environments.contains(world.environment) {
+            throw Rejection(
+                .badCertificateEnvironment, rule: "certificate.environment",
+                "the client certificate is for \(certificate.environments.map(\.rawValue).sorted().joined(separator: ", ")) and this server is \(world.environment)"
+            )
+        }
+    }
+
+    /// "Any other path: 404 BadPath. Method other than POST: 405 MethodNotAllowed. `/3/device/` with no token:
+    /// 400 MissingDeviceToken" (§1; doc). Which wins when both are wrong is open: `methodCheckedBeforePath`.
+    func checkMethodAndPath(_ context: inout Context) throws(Rejection) {
+        let request = context.request
+        let methodOK = request.method == "POST"
+        let token = request.deviceToken
+        let pathRejection: Rejection?
+        if let token {
+            pathRejection =
+                token.isEmpty
+                ? Rejection(.missingDeviceToken, rule: "path.token", "the path /3/device/ has no device token")
+                : nil
+            context.token = token
+        } else if request.path == "/3/device" {
+            pathRejection = Rejection(.missingDeviceToken, rule: "path.token", "the path /3/device has no device token")
+        } else {
+            pathRejection = Rejection(
+                .badPath, rule: "path", "\(request.path) is not a device path; APNs serves POST /3/device/<token>")
+        }
+        let methodRejection =
+            methodOK
+            ? nil
+            : Rejection(.methodNotAllowed, rule: "method", "\(request.method) is not allowed; APNs takes POST")
+        let first = world.fidelity.methodCheckedBeforePath ? methodRejection ?? pathRejection : pathRejection ?? methodRejection
+        if let first { throw first }
+    }
+
+    /// "Any header twice: 400 DuplicateHeaders" (§3; doc).
+    func checkDuplicateHeaders(_ context: inout Context) throws(Rejection) {
+        let headers = context.request.headers
+        guard headers.count > 1 else { return }
+        for i in 1..<headers.count {
+            for j in 0..<i where headers[j].name == headers[i].name {
+                throw Rejection(.duplicateHeaders, rule: "headers.duplicate", "the header \(headers[i].name) is sent twice")
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// The switches for facts Apple does not document ("open" in apns-reference.md) and for the HTTP/2 behaviour
+/// of the real service. Each default is the choice the README's "Defaults for open facts" table explains.
+public struct FidelitySettings: Sendable, Hashable {
+    /// Token connections get one concurrent stream until a request with a valid provider token arrives. doc
+    public var singleStreamUntilAuthenticated = true
+    /// After a rejected push (4xx except 410) MAX_CONCURRENT_STREAMS drops to 1 until the next success. seen
+    public var singleStreamAfterError = true
+    /// MAX_CONCURRENT_STREAMS once a connection is in good standing (1000 since 2021). seen
+    public var maxConcurrentStreams = 1000
+    /// Which check wins when both the method and the path are wrong (open): the method, as in Pushy's mock.
+    public var methodCheckedBeforePath = true
+    /// The answer when a topic lacks the push type's suffix (open).
+    public var topicSuffixMismatch = APNsReason.deviceTokenNotForTopic
+    /// The answer for a background push with priority 10 ("an error", code open).
+    public var backgroundPriorityTen: APNsReason? = .badPriority
+    /// The answer for a topic the client certificate does not list (open; Pushy's mock says BadTopic).
+    public var certificateTopicNotAllowed = APNsReason.badTopic
+    /// The answer for a topic outside a topic-specific key's list, or an app of another team (open).
+    public var keyTopicNotAllowed = APNsReason.topicDisallowed
+    /// The answer for a payload that is not a JSON object (open): `nil` accepts it and flags the record.
+    public var invalidJSONPayload: APNsReason? = nil
+    /// Whether an `iat` sent as a numeric string is accepted (open; kalyke and APNSwift send it). Flagged.
+    public var acceptStringIssuedAt = true
+    /// How far in the future an `iat` may be, in seconds, before the token is invalid (open).
+    public var maxFutureIssuedAt: Int64 = 3600
+    /// How old a provider token may be, in seconds. doc
+    public var providerTokenLifetime: Int64 = 3600
+    /// The least time between two different provider tokens on one connection, in seconds. doc
+    public var providerTokenMinimumInterval: Int64 = 1200
+    /// The reason string for a key used in the wrong environment: the wire spelling, not Apple's page. seen
+    public var badEnvironmentKeyReasonName = "BadEnvironmentKeyInToken"
+    /// Whether upper-case hex device tokens are accepted (open; Pushy's mock accepts them).
+    public var acceptUppercaseDeviceTokens = true
+    /// A request without `apns-push-type` is taken as an alert (open; older clients omit it). `false`
+    /// answers InvalidPushType.
+    public var missingPushTypeIsAlert = true
+    /// What a client certificate for the other environment gets. seen: a GOAWAY right after SETTINGS.
+    public var certificateEnvironmentMismatch = CertificateEnvironmentMismatch.goaway
+    /// Whether sandbox answers carry `apns-unique-id`. doc
+    public var sandboxUniqueID = true
+
+    /// What happens to a connection whose client certificate is for the other environment.
+    public enum CertificateEnvironmentMismatch: String, Sendable, Hashable, CaseIterable {
+        /// `GOAWAY NO_ERROR last-stream 0 {"reason":"BadCertificateEnvironment"}` (as seen from Apple).
+        case goaway
+        /// Each request is answered 403 BadCertificateEnvironment.
+        case reject
+    }
+
+    public init() {}
+
+    /// The reason a key in the wrong environment gets, spelled as configured.
+    public var badEnvironmentKeyReason: APNsReason {
+        APNsReason(badEnvironmentKeyReasonName, status: 403)
+    }
+}
