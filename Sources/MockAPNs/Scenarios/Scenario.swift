@@ -1,0 +1,44 @@
+/// Where and how a server listens.
+public struct ListenSettings: Sendable, Hashable {
+    /// The address of the APNs (TLS) port.
+    public var host: String = "127.0.0.1"
+    /// The APNs port; 0 picks a free one.
+    public var port: Int = 2197
+    /// A cleartext HTTP/2 (prior knowledge) port for local debugging; `nil` for none.
+    public var cleartextPort: Int?
+    /// The server certificate chain (PEM file); `nil` for the embedded test certificate.
+    public var certificateFile: String?
+    /// The server private key (PEM file); `nil` for the embedded test key.
+    public var privateKeyFile: String?
+    /// The CA to tell clients to trust, when the certificate is not the embedded one.
+    public var caFile: String?
+    /// Ask clients for a certificate (optional for them): those that present one are certificate connections.
+    public var requestClientCertificate = true
+
+    public init() {}
+}
+
+/// A whole simulated world plus its script: what a scenario file describes.
+public struct Scenario: Sendable {
+    /// A name for logs and records.
+    public var name: String
+    /// The file it was read from, if any.
+    public var sourcePath: String?
+    public var world: World
+    public var rules: [ScriptedRule]
+    public var listen: ListenSettings
+    /// How many records the in-memory journal keeps before dropping the oldest.
+    public var journalCapacity: Int
+
+    public init(
+        name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],
+        listen: ListenSettings = ListenSettings(), journalCapacity: Int = 100_000
+    ) {
+        self.name = name
+        self.sourcePath = sourcePath
+        self.world = world
+        self.rules = rules
+        self.listen = listen
+        self.journalCapacity = journalCapacity
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Yams
+
+extension ScenarioLoader.Reader {
+    /// The `rules` list, in file order.
+    func rules(_ field: Field) throws(ScenarioError) -> [ScriptedRule] {
+        var rules = [ScriptedRule]()
+        var firstLine = [String: Int]()
+        for (index, element) in try field.list().enumerated() {
+            let fields = try element.mapping(known: ["name", "match", "nth", "times", "respond", "fault", "delay"])
+            var name = "rule \(index + 1)"
+            if let nameField = fields["name"] {
+                name = try nameField.string()
+                guard !name.isEmpty else { throw nameField.error("a rule name must not be empty") }
+                if let line = firstLine[name] {
+                    throw nameField.error("duplicate rule name '\(name)'; it is already used at line \(line)")
+                }
+            }
+            firstLine[name] = (fields["name"] ?? element).node.mark?.line ?? 0
+            var rule = ScriptedRule(name: name, action: try action(fields, at: element))
+            if let match = fields["match"] {
+                rule.match = try self.match(match)
+            }
+            if let nth = fields["nth"] {
+                rule.nth = try nth.integer(in: 1...Int.max)
+            }
+            if let times = fields["times"] {
+                rule.times = try times.integer(in: 1...Int.max)
+            }
+            rules.append(rule)
+        }
+        return rules
+    }
+
+    /// The action from exactly one of `respond` and `fault`, with the rule's `delay` if any.
+    func action(_ fields: Fields, at rule: Field) throws(ScenarioError) -> RuleAction {
+        let ruleDelay = try fields["delay"].map { (field: Field) throws(ScenarioError) in try duration(field) }
+        switch (fields["respond"], fields["fault"]) {
+        case (nil, nil):
+            throw rule.error(
+                "a rule needs what to do: give respond (a status and reason) or fault (\(Self.faultNames))"
+            )
+        case (.some, .some(let fault)):
+            throw fault.error("give respond or fault, not both")
+        case (.some(let respond), nil):
+            return try self.respond(respond, ruleDelay: ruleDelay, ruleDelayField: fields["delay"])
+        case (nil, .some(let fault)):
+            let text = try fault.string()
+            guard let kind = RuleFault(rawValue: text) else {
+                throw fault.error("must be one of: \(Self.faultNames); got \(fault.shortDescription)")
+            }
+            return .fault(kind, delay: ruleDelay)
+        }
+    }
+
+    /// The fault names, for messages.
+    static let faultNames = RuleFault.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The `respond` mapping: status and reason (either may imply the other), 410 timestamp, delay.
+    func respond(_ field: Field, ruleDelay: Duration?, ruleDelayField: Field?) throws(ScenarioError) -> RuleAction {
+        let fields = try field.mapping(known: ["status", "reason", "timestamp", "delay"])
+        let statusField = fields["status"]
+        var status = try statusField?.integer(in: 200...599)
+        var reason: String?
+        if let reasonField = fields["reason"] {
+            let name = try reasonField.string()
+            guard !name.isEmpty else { throw reasonField.error("expected a reason name such as Unregistered") }
+            if let known = APNsReason.named(name) {
+                status = status ?? known.status
+            } else if status == nil {
+                throw reasonField.error(
+                    "'\(name)' is not an APNs reason, so give its status too (status: 4xx or 5xx); known reasons: "
+                        + APNsReason.deviceAPI.map(\.name).joined(separator: ", ")
+                )
+            }
+            reason = name
+        }
+        guard let status else {
+            throw field.error("give a status (200 for success) or a reason (Unregistered, TooManyRequests, ...)")
+        }
+        if status == 200, let reasonField = fields["reason"] {
+            throw reasonField.error("a 200 answer is a success and carries no reason; remove reason or change status")
+        }
+        if status / 100 == 2, status != 200, let statusField {
+            throw statusField.error("APNs answers success with 200 only; got \(status)")
+        }
+        if status != 200, reason == nil, let statusField {
+            throw statusField.error(
+                "an error answer needs a reason: APNs always sends {\"reason\": ...} with \(status)"
+            )
+        }
+        var timestamp: Date?
+        if let timestampField = fields["timestamp"] {
+            guard status == 410 else {
+                throw timestampField.error("timestamp is sent only with 410 answers; this one is \(status)")
+            }
+            timestamp = try date(timestampField)
+        }
+        var delay = ruleDelay
+        if let delayField = fields["delay"] {
+            if let ruleDelayField {
+                throw ruleDelayField.error("delay is given twice: here and in respond; keep one")
+            }
+            delay = try duration(delayField)
+        }
+        return .respond(status: status, reason: reason, timestamp: timestamp, delay: delay)
+    }
+
+    /// The `match` mapping.
+    func match(_ field: Field) throws(ScenarioError) -> RuleMatch {
+        let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload"])
+        var match = RuleMatch()
+        if let token = fields["token"] {
+            match.token = try deviceToken(token)
+        }
+        if let topic = fields["topic"] {
+            match.topic = try bundleID(topic)
+        }
+        if let pushType = fields["pushType"] {
+            let name = try pushType.string()
+            guard APNsPushType.named(name) != nil else {
+                let names = APNsPushType.all.map(\.name).joined(separator: ", ")
+                throw pushType.error("must be one of: \(names); got \(pushType.shortDescription)")
+            }
+            match.pushType = name
+        }
+        if let headers = fields["headers"] {
+            for (name, value) in try headers.freeMapping() {
+                guard !name.isEmpty else { throw value.error("a header name must not be empty") }
+                match.headers[name.lowercased()] = try value.string()
+            }
+        }
+        if let payload = fields["payload"] {
+            for (path, value) in try payload.freeMapping() {
+                guard !path.isEmpty else {
+                    throw value.error("a payload path must not be empty (write aps.alert.title)")
+                }
+                match.payload[path] = try json(value)
+            }
+        }
+        return match
+    }
+
+    /// Any YAML value as JSON: scalars by their resolved type, lists as arrays, mappings as objects.
+    func json(_ field: Field) throws(ScenarioError) -> JSONValue {
+        switch field.node {
+        case .scalar(let scalar):
+            if field.isQuoted { return .string(scalar.string) }
+            switch field.tagName {
+            case .null: return .null
+            case .bool: return .bool(try field.bool())
+            case .int:
+                guard let value = Int.construct(from: scalar) else { return .string(scalar.string) }
+                return .number(String(value))
+            case .float:
+                guard let value = Double.construct(from: scalar), value.isFinite else {
+                    throw field.error("JSON has no \(scalar.string); write a finite number or quote it as a string")
+                }
+                return .number(String(value))
+            default: return .string(scalar.string)
+            }
+        case .sequence(let sequence):
+            var elements = [JSONValue]()
+            for (index, node) in sequence.enumerated() {
+                elements.append(try json(field.element(index, node)))
+            }
+            return .array(elements)
+        case .mapping:
+            var members = [(String, JSONValue)]()
+            for (key, value) in try field.freeMapping() {
+                members.append((key, try json(value)))
+            }
+            return .object(members)
+        case .alias:
+            throw field.error("aliases are not supported here")
+        }
+    }
+
+    /// A duration with a unit: `250ms`, `2s`, `1.5s`, `1m`.
+    func duration(_ field: Field) throws(ScenarioError) -> Duration {
+        let text = try field.string().trimmingCharacters(in: .whitespaces)
+        let units: [(suffix: String, make: (Double) -> Duration)] = [
+            ("ms", { .milliseconds($0) }), ("s", { .seconds($0) }), ("m", { .seconds($0 * 60) }),
+        ]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            let number = text.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { break }
+            return unit.make(value)
+        }
+        if Double(text) != nil {
+            throw field.error("a duration needs a unit: ms, s or m (for example \(text)ms or \(text)s)")
+        }
+        throw field.error("expected a duration such as 250ms, 2s, 1.5s or 1m; got \(field.shortDescription)")
+    }
+}

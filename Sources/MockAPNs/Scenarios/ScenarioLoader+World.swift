@@ -1,0 +1,183 @@
+import Foundation
+import Yams
+
+extension ScenarioLoader.Reader {
+    /// The `keys` list: signing keys by key id.
+    func signingKeys(_ field: Field) throws(ScenarioError) -> [String: SigningKey] {
+        var keys = [String: SigningKey]()
+        var firstLine = [String: Int]()
+        for element in try field.list() {
+            let fields = try element.mapping(known: [
+                "teamID", "keyID", "publicKey", "p8", "pem", "environment", "topics",
+            ])
+            let keyIDField = try fields.required("keyID")
+            let keyID = try appleID(keyIDField, what: "key id")
+            if let line = firstLine[keyID] {
+                throw keyIDField.error("duplicate key id \(keyID); it is already given at line \(line)")
+            }
+            firstLine[keyID] = keyIDField.node.mark?.line ?? 0
+            var key = SigningKey(
+                teamID: try appleID(try fields.required("teamID"), what: "team id"),
+                keyID: keyID,
+                publicKey: try publicKey(fields, at: element)
+            )
+            if let environment = fields["environment"] {
+                key.environment = try self.environment(environment)
+            }
+            if let topics = fields["topics"] {
+                for topic in try topics.list() {
+                    key.topics.append(try bundleID(topic))
+                }
+            }
+            keys[keyID] = key
+        }
+        return keys
+    }
+
+    /// A team or key id: ten characters, upper-case letters and digits, as Apple issues them.
+    func appleID(_ field: Field, what: String) throws(ScenarioError) -> String {
+        let text = try field.string()
+        guard text.count == 10, text.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) else {
+            let length = text.count == 10 ? "" : ", got \(text.count)"
+            let example = what == "key id" ? "TESTKEY001" : "TESTTEAM01"
+            throw field.error(
+                "a \(what) is 10 characters A-Z and 0-9 (like \(example))\(length): \(field.shortDescription)"
+            )
+        }
+        return text
+    }
+
+    /// The key from exactly one of `publicKey` (file), `p8` (file) or `pem` (inline text).
+    func publicKey(_ fields: Fields, at element: Field) throws(ScenarioError) -> ES256PublicKey {
+        let given = ["publicKey", "p8", "pem"].compactMap { name in fields[name].map { (name, $0) } }
+        guard given.count == 1, let (name, source) = given.first else {
+            let problem = given.isEmpty ? "none is given" : "\(given.map(\.0).joined(separator: " and ")) are given"
+            throw (given.dropFirst().first?.1 ?? element).error(
+                "give exactly one of publicKey (a PUBLIC KEY PEM file), p8 (Apple's .p8 file) or pem (the PEM text); "
+                    + problem
+            )
+        }
+        let pem: String
+        let origin: String
+        if name == "pem" {
+            pem = try source.string()
+            origin = "the PEM text"
+        } else {
+            let file = try fileContents(source)
+            pem = file.text
+            origin = file.path
+        }
+        do {
+            return try ES256PublicKey(pem: pem)
+        } catch {
+            throw source.error("\(origin) is not a usable P-256 key: \(error)")
+        }
+    }
+
+    /// The `apps` list: apps by bundle id.
+    func apps(_ field: Field) throws(ScenarioError) -> [String: AppRecord] {
+        var apps = [String: AppRecord]()
+        var firstLine = [String: Int]()
+        for element in try field.list() {
+            let fields = try element.mapping(known: ["bundleID", "teamID"])
+            let bundleField = try fields.required("bundleID")
+            let bundle = try bundleID(bundleField)
+            if let line = firstLine[bundle] {
+                throw bundleField.error("duplicate bundle id \(bundle); it is already given at line \(line)")
+            }
+            firstLine[bundle] = bundleField.node.mark?.line ?? 0
+            var app = AppRecord(bundleID: bundle)
+            if let team = fields["teamID"] {
+                app.teamID = try appleID(team, what: "team id")
+            }
+            apps[bundle] = app
+        }
+        return apps
+    }
+
+    /// A bundle id or topic: non-empty, no spaces or slashes.
+    func bundleID(_ field: Field) throws(ScenarioError) -> String {
+        let text = try field.string()
+        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+            throw field.error("expected a bundle id such as com.example.app, got \(field.shortDescription)")
+        }
+        return text
+    }
+
+    /// The `devices` list: devices by lower-case token.
+    func devices(_ field: Field) throws(ScenarioError) -> [String: Device] {
+        var devices = [String: Device]()
+        var firstLine = [String: Int]()
+        for element in try field.list() {
+            let fields = try element.mapping(known: ["token", "app", "environment", "kind", "state", "since"])
+            let tokenField = try fields.required("token")
+            let token = try deviceToken(tokenField)
+            if let line = firstLine[token] {
+                throw tokenField.error("duplicate device token; it is already given at line \(line)")
+            }
+            firstLine[token] = tokenField.node.mark?.line ?? 0
+            var device = Device(token: token)
+            if let app = fields["app"] {
+                device.bundleID = try bundleID(app)
+            }
+            if let environment = fields["environment"] {
+                device.environment = try self.environment(environment)
+            }
+            if let kind = fields["kind"] {
+                device.kind = try kind.choice([
+                    "app": Device.Kind.app, "push-to-start": .pushToStart, "live-activity": .liveActivity,
+                    "voip": .voip,
+                ])
+            }
+            let state = try fields["state"]?.choice([
+                "active": "active", "unregistered": "unregistered", "expired": "expired",
+            ])
+            var since: Date?
+            if let sinceField = fields["since"] {
+                guard state == "unregistered" || state == "expired" else {
+                    throw sinceField.error("since applies only to a device whose state is unregistered or expired")
+                }
+                since = try date(sinceField)
+            }
+            switch state {
+            case "unregistered": device.unregisteredAt = since ?? now
+            case "expired": device.expiredAt = since ?? now
+            default: break
+            }
+            devices[token] = device
+        }
+        return devices
+    }
+
+    /// A device token: an even number (at least 2) of hex digits, returned lower-case.
+    func deviceToken(_ field: Field) throws(ScenarioError) -> String {
+        let text = try field.string()
+        if let bad = text.firstIndex(where: { !Self.isASCIIHexDigit($0) }) {
+            let position = text.distance(from: text.startIndex, to: bad) + 1
+            throw field.error("must be hex digits (0-9, a-f); found '\(text[bad])' at character \(position)")
+        }
+        guard text.count >= 2, text.count % 2 == 0 else {
+            throw field.error("must be an even number of hex digits, at least 2, got \(text.count)")
+        }
+        return text.lowercased()
+    }
+
+    /// A point in time: ISO 8601 (`2026-11-01T08:00:00Z`) or seconds since 1970.
+    func date(_ field: Field) throws(ScenarioError) -> Date {
+        let text = try field.string()
+        if let seconds = Double(text), seconds.isFinite, text.first?.isNumber == true {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        if let date = Date.construct(from: .init(text)) {
+            return date
+        }
+        throw field.error(
+            "expected an ISO 8601 time such as 2026-11-01T08:00:00Z, or seconds since 1970; "
+                + "got \(field.shortDescription)"
+        )
+    }
+
+    static func isASCIIHexDigit(_ character: Character) -> Bool {
+        ("0"..."9").contains(character) || ("a"..."f").contains(character) || ("A"..."F").contains(character)
+    }
+}

@@ -1,0 +1,80 @@
+import NIOConcurrencyHelpers
+
+/// Applies scripted rules: counts the requests each rule matches and picks the first rule that applies.
+public final class ScriptedRuleEngine: Sendable {
+    private struct Entry {
+        var rule: ScriptedRule
+        var matched = 0
+        var applied = 0
+    }
+
+    private let entries: NIOLockedValueBox<[Entry]>
+
+    public init(rules: [ScriptedRule] = []) {
+        entries = NIOLockedValueBox(rules.map { Entry(rule: $0) })
+    }
+
+    /// The rule that decides `request`, if any. Every rule matching the request counts it, applied or not.
+    public func ruleApplying(to request: APNsRequest) -> ScriptedRule? {
+        entries.withLockedValue { entries in
+            guard !entries.isEmpty else { return nil }
+            var payload: JSONValue??
+            var chosen: ScriptedRule?
+            for index in entries.indices {
+                let rule = entries[index].rule
+                guard Self.matches(rule.match, request, payload: &payload) else { continue }
+                entries[index].matched += 1
+                guard chosen == nil else { continue }
+                if let nth = rule.nth, entries[index].matched != nth { continue }
+                if let times = rule.times, entries[index].applied >= times { continue }
+                entries[index].applied += 1
+                chosen = rule
+            }
+            return chosen
+        }
+    }
+
+    /// Whether a rule exists; lets the hot path skip the lock when none is configured.
+    public var isEmpty: Bool { entries.withLockedValue { $0.isEmpty } }
+
+    /// The rules, in order.
+    public var rules: [ScriptedRule] { entries.withLockedValue { $0.map(\.rule) } }
+
+    /// Replaces every rule (counters start over).
+    public func replaceRules(_ rules: [ScriptedRule]) {
+        entries.withLockedValue { $0 = rules.map { Entry(rule: $0) } }
+    }
+
+    /// Adds rules after the existing ones.
+    public func addRules(_ rules: [ScriptedRule]) {
+        entries.withLockedValue { $0.append(contentsOf: rules.map { Entry(rule: $0) }) }
+    }
+
+    /// Sets every rule's counters back to zero.
+    public func resetCounters() {
+        entries.withLockedValue { entries in
+            for index in entries.indices {
+                entries[index].matched = 0
+                entries[index].applied = 0
+            }
+        }
+    }
+
+    static func matches(_ match: RuleMatch, _ request: APNsRequest, payload: inout JSONValue??) -> Bool {
+        if let token = match.token {
+            guard let requested = request.deviceToken, requested.lowercased() == token.lowercased() else { return false }
+        }
+        if let topic = match.topic, request.header("apns-topic") != topic { return false }
+        if let pushType = match.pushType, (request.header("apns-push-type") ?? "alert") != pushType { return false }
+        for (name, value) in match.headers where request.header(name) != value { return false }
+        if match.needsPayload {
+            if payload == nil { payload = .some(try? JSONParser.parse(request.body)) }
+            guard let parsed = payload ?? nil else { return false }
+            for (path, expected) in match.payload {
+                guard let actual = parsed.value(atPath: path) else { return false }
+                if actual != expected && actual.scalarText != expected.scalarText { return false }
+            }
+        }
+        return true
+    }
+}
