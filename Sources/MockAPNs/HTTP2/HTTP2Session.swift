@@ -1,0 +1,349 @@
+import CNGHTTP2
+import NIOCore
+
+/// One server-side HTTP/2 session on nghttp2 1.52+: bytes in, complete requests out, responses in, bytes out.
+///
+/// Callbacks only collect (headers, body bytes, completed streams); the owner acts after `receive` returns,
+/// never from inside a callback (the rule swift-nio-http2's nghttp2-era session followed).
+final class HTTP2Session {
+    /// What the peer sent that cannot be an HTTP/2 session.
+    struct ProtocolError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A request stream being collected, and later the body of its answer.
+    private struct Stream {
+        var method = ""
+        var path = ""
+        var authority: String?
+        var host: String?
+        var scheme: String?
+        var headers: [APNsHeader] = []
+        var headerBytes = 0
+        var body: [UInt8] = []
+        var bodyTruncated = false
+        var responseBody: [UInt8] = []
+        var responseOffset = 0
+    }
+
+    /// The most body bytes kept per request; more is counted as too large (the APNs limit is 5120).
+    static let maxBodyBytes = 65_536
+    /// The most header bytes accepted per request before the stream is reset.
+    static let maxHeaderBytes = 16_384
+
+    private var session: OpaquePointer?
+    private var streams: [Int32: Stream] = [:]
+    /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
+    var completedRequests: [APNsRequest] = []
+    private(set) var announcedMaxConcurrentStreams: UInt32
+
+    init(settings: HTTP2Settings) throws(ProtocolError) {
+        announcedMaxConcurrentStreams = settings.maxConcurrentStreams
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
+            throw ProtocolError(description: "nghttp2_session_callbacks_new failed")
+        }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else {
+            throw ProtocolError(description: "nghttp2_option_new failed")
+        }
+        defer { nghttp2_option_del(option) }
+        // Closed streams need no priority bookkeeping: PRIORITY frames are ignored (doc).
+        nghttp2_option_set_no_closed_streams(option, 1)
+
+        var session: OpaquePointer?
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        guard nghttp2_session_server_new2(&session, callbacks, userData, option) == 0, let session else {
+            throw ProtocolError(description: "nghttp2_session_server_new2 failed")
+        }
+        self.session = session
+
+        var entries = [
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: settings.maxConcurrentStreams),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
+        ]
+        guard nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count) == 0 else {
+            throw ProtocolError(description: "nghttp2_submit_settings failed")
+        }
+        guard
+            nghttp2_session_set_local_window_size(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, settings.connectionWindowSize) == 0
+        else {
+            throw ProtocolError(description: "nghttp2_session_set_local_window_size failed")
+        }
+    }
+
+    deinit {
+        nghttp2_session_del(session)
+    }
+
+    /// Feeds plaintext bytes from the peer. Completed requests land in `completedRequests`.
+    func receive(_ buffer: ByteBuffer) throws(ProtocolError) {
+        guard let session else { return }
+        let result = buffer.withUnsafeReadableBytes { bytes -> Int in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        }
+        if result < 0 {
+            throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(result))))
+        }
+    }
+
+    /// Moves everything nghttp2 wants to send into `buffer`, as one batch for one TLS write.
+    func send(into buffer: inout ByteBuffer) throws(ProtocolError) {
+        guard let session else { return }
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let length = nghttp2_session_mem_send(session, &data)
+            // A negative result is an error code, never a length.
+            if length < 0 { throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(length)))) }
+            guard length > 0, let data else { return }
+            buffer.writeBytes(UnsafeRawBufferPointer(start: data, count: length))
+        }
+    }
+
+    /// Whether the session still wants to read or write; when neither, the connection can close.
+    var isAlive: Bool {
+        guard let session else { return false }
+        return nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
+    }
+
+    /// Whether nghttp2 has frames waiting to be sent.
+    var wantsWrite: Bool {
+        guard let session else { return false }
+        return nghttp2_session_want_write(session) != 0
+    }
+
+    /// Whether the stream is still open (it can be answered).
+    func isStreamOpen(_ streamID: Int32) -> Bool {
+        guard let session else { return false }
+        return nghttp2_session_find_stream(session, streamID) != nil && streams[streamID] != nil
+    }
+
+    /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
+    @discardableResult
+    func submitResponse(streamID: Int32, response: APNsResponse) -> Bool {
+        guard let session, isStreamOpen(streamID) else { return false }
+        var fields: [(String, String)] = [(":status", String(response.status)), ("apns-id", response.apnsID)]
+        if let uniqueID = response.apnsUniqueID { fields.append(("apns-unique-id", uniqueID)) }
+        let body = response.body.map { Array($0.utf8) } ?? []
+        if !body.isEmpty { fields.append(("content-type", "application/json")) }
+        streams[streamID]?.responseBody = body
+        streams[streamID]?.responseOffset = 0
+
+        // nghttp2 copies name and value bytes during submit, so the pointers need live only for the call.
+        var flat: [UInt8] = []
+        var ranges: [(Int, Int, Int, Int)] = []
+        for (name, value) in fields {
+            let nameStart = flat.count
+            flat.append(contentsOf: name.utf8)
+            let valueStart = flat.count
+            flat.append(contentsOf: value.utf8)
+            ranges.append((nameStart, name.utf8.count, valueStart, value.utf8.count))
+        }
+        return flat.withUnsafeMutableBufferPointer { bytes -> Bool in
+            let base = bytes.baseAddress!
+            var nva = ranges.map { range in
+                nghttp2_nv(
+                    name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            if body.isEmpty {
+                return nghttp2_submit_response(session, streamID, &nva, nva.count, nil) == 0
+            }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
+            return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider) == 0
+        }
+    }
+
+    /// Resets a stream (RST_STREAM with `errorCode`).
+    func resetStream(_ streamID: Int32, errorCode: UInt32 = NGHTTP2_INTERNAL_ERROR.rawValue) {
+        guard let session else { return }
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+    }
+
+    /// Sends GOAWAY with APNs's JSON debug data, e.g. `{"reason":"Shutdown"}`.
+    func submitGoaway(lastStreamID: Int32? = nil, reason: String?, errorCode: UInt32 = NGHTTP2_NO_ERROR.rawValue) {
+        guard let session else { return }
+        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
+        var debug: [UInt8] = reason.map { Array("{\"reason\":\"\(JSONText.escape($0))\"}".utf8) } ?? []
+        _ = debug.withUnsafeMutableBufferPointer { bytes in
+            nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode, bytes.baseAddress, bytes.count)
+        }
+    }
+
+    /// The highest stream id the session has processed.
+    var lastProcessedStreamID: Int32 {
+        guard let session else { return 0 }
+        return nghttp2_session_get_last_proc_stream_id(session)
+    }
+
+    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS (APNs lowers it to 1 and raises it again, §2).
+    func announceMaxConcurrentStreams(_ value: UInt32) {
+        guard let session, value != announcedMaxConcurrentStreams else { return }
+        var entry = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+        if nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1) == 0 {
+            announcedMaxConcurrentStreams = value
+        }
+    }
+
+    /// The number of streams opened and not yet closed.
+    var openStreamCount: Int { streams.count }
+
+    // MARK: - Callback bodies (called by the trampolines below; they only collect)
+
+    fileprivate func beginHeaders(streamID: Int32, category: nghttp2_headers_category) {
+        guard category == NGHTTP2_HCAT_REQUEST else { return }
+        streams[streamID] = Stream()
+    }
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A header for a stream we do not track (trailers, a reset stream) is ignored.
+        guard var stream = streams.removeValue(forKey: streamID) else { return true }
+        stream.headerBytes += name.count + value.count + 32
+        guard stream.headerBytes <= Self.maxHeaderBytes else {
+            streams[streamID] = stream
+            return false
+        }
+        let nameString = String(decoding: name, as: UTF8.self)
+        let valueString = String(decoding: value, as: UTF8.self)
+        switch nameString {
+        case ":method": stream.method = valueString
+        case ":path": stream.path = valueString
+        case ":authority": stream.authority = valueString
+        case ":scheme": stream.scheme = valueString
+        default:
+            if nameString == "host" { stream.host = valueString }
+            stream.headers.append(APNsHeader(nameString, valueString))
+        }
+        streams[streamID] = stream
+        return true
+    }
+
+    fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
+        guard streams[streamID] != nil else { return }
+        let room = Self.maxBodyBytes - streams[streamID]!.body.count
+        if bytes.count <= room {
+            streams[streamID]!.body.append(contentsOf: bytes)
+        } else {
+            streams[streamID]!.body.append(contentsOf: bytes.prefix(room))
+            streams[streamID]!.bodyTruncated = true
+        }
+    }
+
+    fileprivate func requestComplete(streamID: Int32) {
+        guard let stream = streams[streamID] else { return }
+        var request = APNsRequest(
+            method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
+            scheme: stream.scheme, headers: stream.headers, body: stream.body, streamID: streamID)
+        request.bodyTruncated = stream.bodyTruncated
+        completedRequests.append(request)
+        streams[streamID]?.body = []
+    }
+
+    fileprivate func streamClosed(streamID: Int32) {
+        streams[streamID] = nil
+    }
+
+    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+        guard var stream = streams[streamID] else { return (0, true) }
+        let remaining = stream.responseBody.count - stream.responseOffset
+        let count = min(remaining, length)
+        stream.responseBody.withUnsafeBufferPointer { body in
+            buffer.update(from: body.baseAddress! + stream.responseOffset, count: count)
+        }
+        stream.responseOffset += count
+        let done = stream.responseOffset >= stream.responseBody.count
+        streams[streamID] = stream
+        return (count, done)
+    }
+}
+
+// MARK: - C trampolines: guard the pointers, recover the session, call a Swift method, map failure.
+
+private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
+    guard let userData else { return nil }
+    return Unmanaged<HTTP2Session>.fromOpaque(userData).takeUnretainedValue()
+}
+
+private func onBeginHeaders(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, let owner = owner(userData) else { return 0 }
+    guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    owner.beginHeaders(streamID: frame.pointee.hd.stream_id, category: frame.pointee.headers.cat)
+    return 0
+}
+
+private func onHeader(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
+    _ nameLength: Int, _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, let owner = owner(userData) else { return 0 }
+    let nameBuffer = UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength)
+    let valueBuffer = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
+    // Too many header bytes: nghttp2 resets the stream (INTERNAL_ERROR).
+    return owner.header(streamID: frame.pointee.hd.stream_id, name: nameBuffer, value: valueBuffer)
+        ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
+}
+
+private func onDataChunk(
+    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let data, let owner = owner(userData) else { return 0 }
+    owner.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private func onFrameReceived(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let frame, let owner = owner(userData) else { return 0 }
+    let type = frame.pointee.hd.type
+    let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+    if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
+        owner.requestComplete(streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private func onStreamClose(
+    _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    owner(userData)?.streamClosed(streamID: streamID)
+    return 0
+}
+
+private func readResponseBody(
+    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
+    _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let buffer, let flags, let owner = owner(userData) else {
+        return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+    }
+    let (count, done) = owner.readBody(streamID: streamID, into: buffer, length: length)
+    if done { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+    return count
+}

@@ -1,0 +1,106 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Every request the server decided, newest last: bounded in memory, optionally appended to a JSON-lines file.
+///
+/// Records are appended before their answer is handed to HTTP/2, so a client that has an answer can always find
+/// its request here. Thread-safe: every event loop appends.
+public final class Journal: Sendable {
+    private struct State {
+        var records: [JournalRecord?]
+        var start = 0
+        var count = 0
+        var nextSequence: UInt64 = 1
+        var dropped: UInt64 = 0
+        var total: UInt64 = 0
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let file: JournalFile?
+    /// How many records are kept in memory before the oldest are dropped.
+    public let capacity: Int
+    private let observers = NIOLockedValueBox<[UInt64: @Sendable (JournalRecord) -> Void]>([:])
+    private let nextObserverID = NIOLockedValueBox<UInt64>(0)
+
+    /// A journal keeping `capacity` records, also appending to `filePath` when given.
+    public init(capacity: Int, filePath: String? = nil) throws {
+        precondition(capacity > 0, "journal capacity must be positive")
+        self.capacity = capacity
+        self.state = NIOLockedValueBox(State(records: []))
+        self.file = try filePath.map { try JournalFile(path: $0) }
+    }
+
+    /// Assigns the next sequence number to `record`, keeps it, writes it to the file, and tells observers.
+    @discardableResult
+    public func append(_ record: JournalRecord) -> JournalRecord {
+        var record = record
+        state.withLockedValue { state in
+            record.sequence = state.nextSequence
+            state.nextSequence += 1
+            state.total += 1
+            if state.records.count < capacity {
+                state.records.append(record)
+                state.count += 1
+            } else {
+                state.records[state.start] = record
+                state.start = (state.start + 1) % capacity
+                state.dropped += 1
+            }
+        }
+        file?.write(record)
+        let current = observers.withLockedValue { Array($0.values) }
+        for observer in current { observer(record) }
+        return record
+    }
+
+    /// The records kept, oldest first.
+    public func records() -> [JournalRecord] {
+        state.withLockedValue { state in
+            var out: [JournalRecord] = []
+            out.reserveCapacity(state.count)
+            for i in 0..<state.records.count {
+                if let record = state.records[(state.start + i) % state.records.count] { out.append(record) }
+            }
+            return out
+        }
+    }
+
+    /// How many records are kept now.
+    public var count: Int { state.withLockedValue { $0.records.count } }
+
+    /// How many records were dropped to respect the capacity since the last clear.
+    public var droppedCount: UInt64 { state.withLockedValue { $0.dropped } }
+
+    /// How many requests were recorded since the server started (clearing does not reset it).
+    public var totalCount: UInt64 { state.withLockedValue { $0.total } }
+
+    /// Forgets the records in memory (the file keeps its lines; sequence numbers go on).
+    public func clear() {
+        state.withLockedValue { state in
+            state.records = []
+            state.start = 0
+            state.count = 0
+            state.dropped = 0
+        }
+    }
+
+    /// Calls `observer` for every record appended from now on, until the returned id is removed.
+    public func addObserver(_ observer: @escaping @Sendable (JournalRecord) -> Void) -> UInt64 {
+        let id = nextObserverID.withLockedValue { value in
+            value += 1
+            return value
+        }
+        observers.withLockedValue { $0[id] = observer }
+        return id
+    }
+
+    /// Stops calling the observer `id`.
+    public func removeObserver(_ id: UInt64) {
+        _ = observers.withLockedValue { $0.removeValue(forKey: id) }
+    }
+
+    /// Writes buffered file lines out.
+    public func flush() {
+        file?.flush()
+    }
+}

@@ -1,0 +1,363 @@
+import CNGHTTP2
+import Logging
+import NIOCore
+
+/// Asks a connection to finish gracefully: GOAWAY `{"reason":"Shutdown"}`, answer what is in flight, close.
+struct GracefulShutdownEvent: Sendable {}
+
+/// One APNs connection: TLS (OpenSSL over memory BIOs) under an nghttp2 server session, on one event loop.
+///
+/// Bytes from the socket go to TLS, plaintext to HTTP/2; completed requests are decided by the engine,
+/// recorded, answered; nghttp2's output is gathered into one TLS write per read batch.
+final class APNsConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private enum Mode {
+        case handshaking
+        case http2
+        /// The client agreed on HTTP/1.1 (or spoke it): it gets a one-off refusal in words.
+        case http1Refusal
+        case closed
+    }
+
+    private let engine: MockAPNsEngine
+    private let tls: TLSConnection?
+    private var session: HTTP2Session?
+    private var info: ConnectionInfo
+    private var auth = ProviderAuthState()
+    private var mode: Mode
+    private var worldGeneration: UInt64
+    private var inErrorStanding = false
+    private var draining = false
+    private var sniffedPreface = false
+    private let logger: Logger
+    private let metrics: ServerMetrics
+
+    init(engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics) {
+        self.engine = engine
+        self.tls = tls
+        self.info = info
+        self.logger = logger
+        self.metrics = metrics
+        self.mode = tls == nil ? .http2 : .handshaking
+        self.worldGeneration = engine.generation
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        metrics.connectionOpened()
+        if tls == nil { startHTTP2(context: context) }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if mode != .closed { metrics.connectionClosed() }
+        mode = .closed
+        session = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.debug("connection error", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+        close(context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is GracefulShutdownEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        draining = true
+        switch mode {
+        case .http2:
+            session?.submitGoaway(reason: APNsReason.shutdown.name)
+            flush(context: context)
+        case .handshaking, .http1Refusal:
+            close(context: context)
+        case .closed:
+            break
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        guard let tls else {
+            receivePlaintext(bytes, context: context)
+            return
+        }
+        tls.consumeDataFromNetwork(bytes)
+        if mode == .handshaking {
+            switch tls.doHandshake() {
+            case .inProgress:
+                writeCiphertext(context: context)
+                return
+            case .failed(let error):
+                logger.debug("TLS handshake failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+                metrics.handshakeFailed()
+                writeCiphertext(context: context)
+                close(context: context)
+                return
+            case .complete:
+                handshakeCompleted(tls: tls, context: context)
+                guard mode != .closed else { return }
+            }
+        }
+        var plaintext = context.channel.allocator.buffer(capacity: 16_384)
+        let open = tls.readPlaintext(into: &plaintext)
+        if plaintext.readableBytes > 0 { receivePlaintext(plaintext, context: context) }
+        if !open, mode != .closed {
+            flush(context: context)
+            close(context: context)
+        }
+    }
+
+    // MARK: - Set-up
+
+    private func handshakeCompleted(tls: TLSConnection, context: ChannelHandlerContext) {
+        info.alpn = tls.negotiatedProtocol
+        switch tls.clientCertificate() {
+        case .success(let certificate): info.clientCertificate = certificate
+        case .failure(let error):
+            logger.info("unreadable client certificate", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+            info.clientCertificate = APNsClientCertificate(
+                commonName: nil, uid: nil, topics: [], hasTopicsExtension: false, environments: [], notAfter: nil)
+        case nil: break
+        }
+        if let alpn = info.alpn, alpn != "h2" {
+            mode = .http1Refusal
+            writeCiphertext(context: context)
+            return
+        }
+        startHTTP2(context: context)
+        guard mode == .http2, let certificate = info.clientCertificate else { return }
+        let world = engine.world
+        // "A wrong-environment client certificate gets GOAWAY NO_ERROR last-stream 0
+        // {"reason":"BadCertificateEnvironment"} right after SETTINGS" (§2; doc/seen).
+        if world.fidelity.certificateEnvironmentMismatch == .goaway, !certificate.environments.isEmpty,
+            !certificate.environments.contains(world.environment)
+        {
+            logger.info(
+                "client certificate is for another environment: GOAWAY BadCertificateEnvironment",
+                metadata: ["connection": "\(info.id)"])
+            session?.submitGoaway(lastStreamID: 0, reason: APNsReason.badCertificateEnvironment.name)
+            flush(context: context)
+        }
+    }
+
+    private func startHTTP2(context: ChannelHandlerContext) {
+        let fidelity = engine.world.fidelity
+        var settings = HTTP2Settings()
+        settings.maxConcurrentStreams = UInt32(clamping: desiredStreamLimit(fidelity))
+        do {
+            session = try HTTP2Session(settings: settings)
+            mode = .http2
+            flush(context: context)
+        } catch {
+            logger.error("cannot start an HTTP/2 session", metadata: ["error": "\(error)"])
+            close(context: context)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func receivePlaintext(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        switch mode {
+        case .http1Refusal:
+            refuseHTTP1(context: context)
+            return
+        case .http2:
+            break
+        case .handshaking, .closed:
+            return
+        }
+        guard let session else { return }
+        if !sniffedPreface {
+            sniffedPreface = true
+            if Self.looksLikeHTTP1(bytes) {
+                mode = .http1Refusal
+                refuseHTTP1(context: context)
+                return
+            }
+        }
+        do {
+            try session.receive(bytes)
+        } catch {
+            logger.debug("HTTP/2 protocol error", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+            processCompletedRequests(context: context)
+            flush(context: context)
+            close(context: context)
+            return
+        }
+        processCompletedRequests(context: context)
+        flush(context: context)
+    }
+
+    private func processCompletedRequests(context: ChannelHandlerContext) {
+        guard let session, !session.completedRequests.isEmpty else { return }
+        let requests = session.completedRequests
+        session.completedRequests.removeAll(keepingCapacity: true)
+        let generation = engine.generation
+        if generation != worldGeneration {
+            worldGeneration = generation
+            auth.forgetVerdicts()
+        }
+        for request in requests {
+            switch engine.decide(request, connection: info, auth: &auth) {
+            case .answer(let response, let record, let delay):
+                if let delay {
+                    scheduleDelayed(context: context, delay: delay) { handler, context in
+                        handler.answer(request.streamID, response, record: record, context: context)
+                    }
+                } else {
+                    answer(request.streamID, response, record: record, context: context)
+                }
+            case .fault(let fault, let record, let response, let delay):
+                if let delay {
+                    scheduleDelayed(context: context, delay: delay) { handler, context in
+                        handler.inject(fault, streamID: request.streamID, response: response, record: record, context: context)
+                    }
+                } else {
+                    inject(fault, streamID: request.streamID, response: response, record: record, context: context)
+                }
+            }
+        }
+    }
+
+    private func scheduleDelayed(
+        context: ChannelHandlerContext, delay: Duration,
+        _ work: @escaping (APNsConnectionHandler, ChannelHandlerContext) -> Void
+    ) {
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
+            guard mode == .http2 else { return }
+            work(self, context)
+            flush(context: context)
+        }
+    }
+
+    /// Records, then answers. The record goes in first: a client holding an answer can find its request.
+    private func answer(_ streamID: Int32, _ response: APNsResponse, record: JournalRecord, context: ChannelHandlerContext) {
+        guard let session else { return }
+        var record = record
+        if record.answeredAt != record.receivedAt || !session.isStreamOpen(streamID) {
+            record.answeredAt = engine.clock.now()
+        }
+        guard session.isStreamOpen(streamID) else {
+            // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
+            record.response = nil
+            record.answeredAt = nil
+            record.fault = "stream closed by the client before the answer"
+            engine.journal.append(record)
+            return
+        }
+        engine.journal.append(record)
+        if session.submitResponse(streamID: streamID, response: response) {
+            updateStanding(after: response)
+        }
+    }
+
+    private func inject(
+        _ fault: RuleFault, streamID: Int32, response: APNsResponse?, record: JournalRecord,
+        context: ChannelHandlerContext
+    ) {
+        engine.journal.append(record)
+        guard let session else { return }
+        switch fault {
+        case .noResponse:
+            break
+        case .resetStream:
+            session.resetStream(streamID)
+        case .goaway:
+            if let response { session.submitResponse(streamID: streamID, response: response) }
+            session.submitGoaway(lastStreamID: streamID, reason: APNsReason.shutdown.name)
+        case .closeConnection:
+            close(context: context)
+        }
+    }
+
+    /// The HTTP/2 standing of the real service (§2, seen): one stream after a rejection until a success, and
+    /// one stream on a token connection until a valid provider token.
+    private func updateStanding(after response: APNsResponse) {
+        if response.status == 200 {
+            inErrorStanding = false
+        } else if (400..<500).contains(response.status), response.status != 410 {
+            inErrorStanding = true
+        }
+        session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(engine.world.fidelity)))
+    }
+
+    private func desiredStreamLimit(_ fidelity: FidelitySettings) -> Int {
+        let unauthenticated = !info.usesCertificateAuth && !auth.isAuthenticated
+        if fidelity.singleStreamUntilAuthenticated && unauthenticated { return 1 }
+        if fidelity.singleStreamAfterError && inErrorStanding { return 1 }
+        return fidelity.maxConcurrentStreams
+    }
+
+    // MARK: - Output
+
+    private func flush(context: ChannelHandlerContext) {
+        guard mode == .http2, let session else { return }
+        var plaintext = context.channel.allocator.buffer(capacity: 4096)
+        do {
+            try session.send(into: &plaintext)
+        } catch {
+            logger.debug("HTTP/2 send failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+            close(context: context)
+            return
+        }
+        if plaintext.readableBytes > 0 {
+            if let tls {
+                let ok = plaintext.withUnsafeReadableBytes { tls.writePlaintext($0) }
+                guard ok else {
+                    close(context: context)
+                    return
+                }
+                writeCiphertext(context: context)
+            } else {
+                context.writeAndFlush(wrapOutboundOut(plaintext), promise: nil)
+            }
+        }
+        if !session.isAlive || (draining && session.openStreamCount == 0 && !session.wantsWrite) {
+            close(context: context)
+        }
+    }
+
+    private func writeCiphertext(context: ChannelHandlerContext) {
+        guard let tls, tls.hasCiphertext else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 0)
+        tls.takeCiphertext(into: &buffer)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    private func refuseHTTP1(context: ChannelHandlerContext) {
+        let body = "mock-apns speaks HTTP/2 only, as APNs does. Use an HTTP/2 client (for curl: --http2).\n"
+        let text =
+            "HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+            + "content-length: \(body.utf8.count)\r\n\r\n\(body)"
+        var buffer = context.channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        if let tls {
+            _ = buffer.withUnsafeReadableBytes { tls.writePlaintext($0) }
+            tls.shutdown()
+            writeCiphertext(context: context)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+        close(context: context)
+    }
+
+    private func close(context: ChannelHandlerContext) {
+        guard mode != .closed else { return }
+        mode = .closed
+        metrics.connectionClosed()
+        context.close(promise: nil)
+    }
+
+    /// Whether the first bytes are an HTTP/1.x request line rather than the HTTP/2 preface.
+    static func looksLikeHTTP1(_ bytes: ByteBuffer) -> Bool {
+        guard let prefix = bytes.getString(at: bytes.readerIndex, length: min(bytes.readableBytes, 8)) else {
+            return false
+        }
+        return ["GET ", "POST", "PUT ", "HEAD", "DELE", "OPTI", "PATC"].contains { prefix.hasPrefix($0) }
+    }
+}

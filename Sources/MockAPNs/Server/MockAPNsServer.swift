@@ -1,0 +1,226 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// A running mock APNs: the TLS listener (and an optional cleartext one), the engine, the journal.
+///
+/// ```swift
+/// let server = try await MockAPNsServer.start(scenario: .embeddedDefault(port: 0))
+/// print(server.port)          // the bound port
+/// ... send pushes, read server.journal ...
+/// try await server.shutdown()
+/// ```
+public final class MockAPNsServer: Sendable {
+    /// The engine shared by all connections: world, scripted rules, journal, clock.
+    public let engine: MockAPNsEngine
+    /// The scenario the server started with.
+    public let scenario: Scenario
+    /// Connection counters.
+    public let metrics: ServerMetrics
+    /// The TLS port actually bound.
+    public let port: Int
+    /// The cleartext HTTP/2 port actually bound, if one was asked for.
+    public let cleartextPort: Int?
+    /// The host the listeners are bound to.
+    public let host: String
+    /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
+    public let caPEM: String?
+
+    private let group: MultiThreadedEventLoopGroup
+    private let ownsGroup: Bool
+    private let listeners: [Channel]
+    private let connections: ConnectionRegistry
+    private let logger: Logger
+    private let stopped = NIOLockedValueBox(false)
+
+    /// The journal of every request.
+    public var journal: Journal { engine.journal }
+
+    private init(
+        engine: MockAPNsEngine, scenario: Scenario, metrics: ServerMetrics, port: Int, cleartextPort: Int?,
+        host: String, caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
+        connections: ConnectionRegistry, logger: Logger
+    ) {
+        self.engine = engine
+        self.scenario = scenario
+        self.metrics = metrics
+        self.port = port
+        self.cleartextPort = cleartextPort
+        self.host = host
+        self.caPEM = caPEM
+        self.group = group
+        self.ownsGroup = ownsGroup
+        self.listeners = listeners
+        self.connections = connections
+        self.logger = logger
+    }
+
+    /// Binds the listeners of `scenario` and starts serving.
+    ///
+    /// - Parameters:
+    ///   - journalFile: also append every record to this JSON-lines file.
+    ///   - clock: the time source (inject a `ManualClock` in tests).
+    ///   - eventLoopGroup: loops to run on; by default one per core, owned and shut down by the server.
+    public static func start(
+        scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = SystemClock(),
+        logger: Logger = Logger(label: "mock-apns"), eventLoopGroup: MultiThreadedEventLoopGroup? = nil
+    ) async throws -> MockAPNsServer {
+        let listen = scenario.listen
+        let tlsContext: TLSContext
+        let caPEM: String?
+        if let certificateFile = listen.certificateFile, let keyFile = listen.privateKeyFile {
+            tlsContext = try TLSContext(
+                certificateFile: certificateFile, privateKeyFile: keyFile,
+                requestClientCertificate: listen.requestClientCertificate)
+            caPEM = try listen.caFile.map { path in
+                do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                    throw TLSError("cannot read the CA file \(path)")
+                }
+            }
+        } else if listen.certificateFile != nil || listen.privateKeyFile != nil {
+            throw TLSError("give both a certificate and a private key file, or neither for the embedded test pair")
+        } else {
+            tlsContext = try TLSContext(
+                certificateChainPEM: TestCredentials.serverCertificatePEM, privateKeyPEM: TestCredentials.serverKeyPEM,
+                requestClientCertificate: listen.requestClientCertificate)
+            caPEM = TestCredentials.caPEM
+        }
+
+        let journal = try Journal(capacity: scenario.journalCapacity, filePath: journalFile)
+        let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
+        let metrics = ServerMetrics()
+        let connections = ConnectionRegistry()
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+
+        var listeners: [Channel] = []
+        do {
+            let tlsListener = try await bind(
+                host: listen.host, port: listen.port, group: group, engine: engine, tlsContext: tlsContext,
+                metrics: metrics, connections: connections, logger: logger)
+            listeners.append(tlsListener)
+            if let cleartextPort = listen.cleartextPort {
+                listeners.append(
+                    try await bind(
+                        host: listen.host, port: cleartextPort, group: group, engine: engine, tlsContext: nil,
+                        metrics: metrics, connections: connections, logger: logger))
+            }
+        } catch {
+            for listener in listeners { try? await listener.close() }
+            if eventLoopGroup == nil { try? await group.shutdownGracefully() }
+            throw error
+        }
+        return MockAPNsServer(
+            engine: engine, scenario: scenario, metrics: metrics, port: listeners[0].localAddress?.port ?? listen.port,
+            cleartextPort: listeners.count > 1 ? listeners[1].localAddress?.port : nil, host: listen.host,
+            caPEM: caPEM, group: group, ownsGroup: eventLoopGroup == nil, listeners: listeners,
+            connections: connections, logger: logger)
+    }
+
+    private static func bind(
+        host: String, port: Int, group: MultiThreadedEventLoopGroup, engine: MockAPNsEngine, tlsContext: TLSContext?,
+        metrics: ServerMetrics, connections: ConnectionRegistry, logger: Logger
+    ) async throws -> Channel {
+        try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                let id = connections.nextID()
+                let remote = channel.remoteAddress.map(Self.describe) ?? "unknown"
+                let tls: TLSConnection?
+                if let tlsContext {
+                    do { tls = try TLSConnection(context: tlsContext) } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                } else {
+                    tls = nil
+                }
+                let info = ConnectionInfo(
+                    id: id, remoteAddress: remote, transport: tlsContext == nil ? .cleartext : .tls,
+                    alpn: tlsContext == nil ? "h2c" : nil)
+                connections.add(id, channel)
+                channel.closeFuture.whenComplete { _ in connections.remove(id) }
+                do {
+                    try channel.pipeline.syncOperations.addHandler(
+                        APNsConnectionHandler(engine: engine, tls: tls, info: info, logger: logger, metrics: metrics))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+            .bind(host: host, port: port)
+            .get()
+    }
+
+    private static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+
+    /// Stops accepting, sends every connection GOAWAY `{"reason":"Shutdown"}`, lets streams in flight finish
+    /// (up to `gracePeriod`), closes what is left and flushes the journal file.
+    public func shutdown(gracePeriod: Duration = .seconds(5)) async throws {
+        let alreadyStopped = stopped.withLockedValue { value in
+            defer { value = true }
+            return value
+        }
+        guard !alreadyStopped else { return }
+        for listener in listeners { try? await listener.close() }
+        let open = connections.all()
+        for channel in open {
+            channel.pipeline.fireUserInboundEventTriggered(GracefulShutdownEvent())
+        }
+        let deadline = ContinuousClock.now + gracePeriod
+        while !connections.isEmpty, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        for channel in connections.all() { try? await channel.close() }
+        journal.flush()
+        if ownsGroup { try await group.shutdownGracefully() }
+        logger.info("mock-apns stopped", metadata: ["recorded": "\(journal.totalCount)"])
+    }
+}
+
+/// The open connections, so that shutdown can reach them.
+final class ConnectionRegistry: Sendable {
+    private let state = NIOLockedValueBox<(next: UInt64, channels: [UInt64: Channel])>((0, [:]))
+
+    func nextID() -> UInt64 {
+        state.withLockedValue { state in
+            state.next += 1
+            return state.next
+        }
+    }
+
+    func add(_ id: UInt64, _ channel: Channel) {
+        state.withLockedValue { $0.channels[id] = channel }
+    }
+
+    func remove(_ id: UInt64) {
+        state.withLockedValue { _ = $0.channels.removeValue(forKey: id) }
+    }
+
+    func all() -> [Channel] {
+        state.withLockedValue { Array($0.channels.values) }
+    }
+
+    var isEmpty: Bool { state.withLockedValue { $0.channels.isEmpty } }
+}
+
+/// Runs a server as a swift-service-lifecycle service: serves until graceful shutdown, then drains.
+public struct MockAPNsService: Service {
+    public let server: MockAPNsServer
+
+    public init(server: MockAPNsServer) {
+        self.server = server
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await server.shutdown()
+    }
+}

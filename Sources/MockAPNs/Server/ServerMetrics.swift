@@ -1,0 +1,36 @@
+import NIOConcurrencyHelpers
+
+/// Counters the server keeps for its summary, `/metrics` and tests: connections and answers.
+public final class ServerMetrics: Sendable {
+    private struct Counts {
+        var openConnections = 0
+        var totalConnections = 0
+        var failedHandshakes = 0
+    }
+
+    private let counts = NIOLockedValueBox(Counts())
+
+    public init() {}
+
+    func connectionOpened() {
+        counts.withLockedValue {
+            $0.openConnections += 1
+            $0.totalConnections += 1
+        }
+    }
+
+    func connectionClosed() {
+        counts.withLockedValue { $0.openConnections -= 1 }
+    }
+
+    func handshakeFailed() {
+        counts.withLockedValue { $0.failedHandshakes += 1 }
+    }
+
+    /// Connections open now.
+    public var openConnections: Int { counts.withLockedValue { $0.openConnections } }
+    /// Connections accepted since start.
+    public var totalConnections: Int { counts.withLockedValue { $0.totalConnections } }
+    /// TLS handshakes that failed since start.
+    public var failedHandshakes: Int { counts.withLockedValue { $0.failedHandshakes } }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `mock-apns`: a mock of Apple's Push Notification service for testing providers.
+@main
+struct MockAPNsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mock-apns",
+        abstract: "A mock of Apple's Push Notification service (APNs) for testing push providers.",
+        discussion: """
+            Point your provider at mock-apns instead of api.push.apple.com: it answers as APNs would \
+            and records every request.
+            """,
+        version: "0.1.0",
+        subcommands: [Serve.self, Token.self, Check.self],
+        defaultSubcommand: nil
+    )
+}

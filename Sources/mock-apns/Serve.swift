@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MockAPNs
+import ServiceLifecycle
+
+/// `mock-apns serve`: runs the mock until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the APNs provider API (HTTP/2 over TLS) on the embedded defaults or a scenario file.")
+
+    @Option(name: .long, help: "Scenario file (YAML) describing the world and its script. Default: the embedded one.")
+    var scenario: String?
+
+    @Option(name: .long, help: "Address to listen on. Default: the scenario's, else 127.0.0.1.")
+    var host: String?
+
+    @Option(name: [.short, .long], help: "TLS port (0 picks a free one). Default: the scenario's, else 2197.")
+    var port: Int?
+
+    @Option(name: .long, help: "Also serve cleartext HTTP/2 (prior knowledge) on this port, for local debugging.")
+    var cleartextPort: Int?
+
+    @Option(name: .long, help: "Server certificate chain (PEM). Default: the embedded test certificate.")
+    var cert: String?
+
+    @Option(name: .long, help: "Server private key (PEM), with --cert.")
+    var key: String?
+
+    @Option(name: .long, help: "CA file to tell clients to trust, with --cert.")
+    var ca: String?
+
+    @Option(name: .long, help: "sandbox or production. Default: the scenario's, else sandbox.")
+    var environment: String?
+
+    @Option(name: .long, help: "Append every record to this file as JSON lines.")
+    var journal: String?
+
+    @Option(name: .long, help: "Records kept in memory before the oldest are dropped. Default: 100000.")
+    var journalCapacity: Int?
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+        if let cleartextPort, !(0...65_535).contains(cleartextPort) {
+            throw ValidationError("--cleartext-port must be 0 to 65535, got \(cleartextPort)")
+        }
+        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
+        if let environment, APNsEnvironment(name: environment) == nil {
+            throw ValidationError("--environment must be sandbox or production, got '\(environment)'")
+        }
+        if let journalCapacity, journalCapacity < 1 {
+            throw ValidationError("--journal-capacity must be at least 1, got \(journalCapacity)")
+        }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "mock-apns")
+
+        var loaded: Scenario
+        if let scenario {
+            do {
+                loaded = try ScenarioLoader.load(file: scenario)
+            } catch {
+                throw CLIError("\(error)")
+            }
+        } else {
+            loaded = .embeddedDefault()
+        }
+        if let host { loaded.listen.host = host }
+        if let port { loaded.listen.port = port }
+        if let cleartextPort { loaded.listen.cleartextPort = cleartextPort }
+        if let cert, let key {
+            loaded.listen.certificateFile = cert
+            loaded.listen.privateKeyFile = key
+            loaded.listen.caFile = ca
+        }
+        if let environment, let parsed = APNsEnvironment(name: environment) { loaded.world.environment = parsed }
+        if let journalCapacity { loaded.journalCapacity = journalCapacity }
+
+        let server: MockAPNsServer
+        do {
+            server = try await MockAPNsServer.start(scenario: loaded, journalFile: journal, logger: logger)
+        } catch {
+            throw CLIError("cannot start: \(error)")
+        }
+        StartBanner(server: server, journalFile: journal).print()
+
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: MockAPNsService(server: server))],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}
+
+/// A failure the CLI reports in one line and exits 1 for.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs the real curl (HTTP/2 over TLS, trusting `certs/ca.pem`) against a test server and parses its answer.
+struct Curl {
+    /// What curl received.
+    struct Response {
+        var status: Int
+        /// Header names lower-case; the last value wins.
+        var headers: [String: String]
+        var body: String
+        /// The HTTP version curl reports (`2` for HTTP/2).
+        var httpVersion: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The `certs/` CA file.
+    static var caFile: String { AuthTestFiles.packageRoot.appendingPathComponent("certs/ca.pem").path }
+
+    /// POSTs (or `method`s) to `https://localhost:<port><path>`.
+    static func request(
+        port: Int, path: String, method: String = "POST", headers: [String: String] = [:], body: String? = nil,
+        extraArguments: [String] = [], scheme: String = "https", host: String = "localhost"
+    ) throws -> Response {
+        var arguments = ["-sS", "--max-time", "10", "-X", method, "-D", "-", "-o", "-", "-w", "\n%{http_version}"]
+        if scheme == "https" { arguments += ["--http2", "--cacert", caFile] } else { arguments += ["--http2-prior-knowledge"] }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
+        if let body { arguments += ["--data-binary", body] }
+        arguments += extraArguments
+        arguments.append("\(scheme)://\(host):\(port)\(path)")
+        let (status, output, errors) = try run(arguments)
+        guard status == 0 else { throw Failure(description: "curl exited \(status): \(errors)") }
+        return try parse(output)
+    }
+
+    /// Runs curl with `arguments`, returning its exit status, standard output and standard error.
+    static func run(_ arguments: [String]) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl"] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    private static func parse(_ output: String) throws -> Response {
+        guard let split = output.range(of: "\r\n\r\n") else { throw Failure(description: "no headers in: \(output)") }
+        let head = output[..<split.lowerBound].split(separator: "\r\n")
+        var rest = String(output[split.upperBound...])
+        var version = ""
+        if let newline = rest.lastIndex(of: "\n") {
+            version = String(rest[rest.index(after: newline)...])
+            rest = String(rest[..<newline])
+        }
+        guard let statusLine = head.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else {
+            throw Failure(description: "no status line in: \(output)")
+        }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: rest, httpVersion: version)
+    }
+}
