@@ -80,6 +80,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard mode != .closed else { return }  // finishing: input is read and dropped until the peer closes
         let bytes = unwrapInboundIn(data)
         guard let tls else {
             receivePlaintext(bytes, context: context)
@@ -95,7 +96,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 logger.debug("TLS handshake failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
                 metrics.handshakeFailed()
                 writeCiphertext(context: context)
-                close(context: context)
+                finish(context: context)
                 return
             case .complete:
                 handshakeCompleted(tls: tls, context: context)
@@ -107,7 +108,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if plaintext.readableBytes > 0 { receivePlaintext(plaintext, context: context) }
         if !open, mode != .closed {
             flush(context: context)
-            close(context: context)
+            finish(context: context)
         }
     }
 
@@ -151,7 +152,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         do {
             session = try HTTP2Session(settings: settings)
             mode = .http2
-            flush(context: context)
+            // With ALPN h2 the server preface goes out at once; otherwise it waits for the client's first bytes,
+            // so that an HTTP/1.1 client is refused in plain text, not with a binary SETTINGS frame first.
+            if info.alpn == "h2" { flush(context: context) }
         } catch {
             logger.error("cannot start an HTTP/2 session", metadata: ["error": "\(error)"])
             close(context: context)
@@ -185,7 +188,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             logger.debug("HTTP/2 protocol error", metadata: ["connection": "\(info.id)", "error": "\(error)"])
             processCompletedRequests(context: context)
             flush(context: context)
-            close(context: context)
+            finish(context: context)
             return
         }
         processCompletedRequests(context: context)
@@ -229,7 +232,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     ) {
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
-            guard mode == .http2 else { return }
+            // Runs even when the connection has gone, so that the record of the request is still written.
             work(self, context)
             flush(context: context)
         }
@@ -237,12 +240,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// Records, then answers. The record goes in first: a client holding an answer can find its request.
     private func answer(_ streamID: Int32, _ response: APNsResponse, record: JournalRecord, context: ChannelHandlerContext) {
-        guard let session else { return }
         var record = record
-        if record.answeredAt != record.receivedAt || !session.isStreamOpen(streamID) {
-            record.answeredAt = engine.clock.now()
-        }
-        guard session.isStreamOpen(streamID) else {
+        guard mode == .http2, let session, session.isStreamOpen(streamID) else {
             // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
             record.response = nil
             record.answeredAt = nil
@@ -250,6 +249,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             engine.journal.append(record)
             return
         }
+        record.answeredAt = engine.clock.now()
         engine.journal.append(record)
         if session.submitResponse(streamID: streamID, response: response) {
             updateStanding(after: response)
@@ -260,8 +260,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         _ fault: RuleFault, streamID: Int32, response: APNsResponse?, record: JournalRecord,
         context: ChannelHandlerContext
     ) {
+        var record = record
+        if record.response != nil { record.answeredAt = engine.clock.now() }
         engine.journal.append(record)
-        guard let session else { return }
+        guard mode == .http2, let session else { return }
         switch fault {
         case .noResponse:
             break
@@ -318,7 +320,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             }
         }
         if !session.isAlive || (draining && session.openStreamCount == 0 && !session.wantsWrite) {
-            close(context: context)
+            finish(context: context)
         }
     }
 
@@ -343,14 +345,32 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         } else {
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         }
-        close(context: context)
+        finish(context: context)
     }
 
+    /// Ends the connection at once (a scripted fault, an I/O error).
     private func close(context: ChannelHandlerContext) {
         guard mode != .closed else { return }
         mode = .closed
         metrics.connectionClosed()
         context.close(promise: nil)
+    }
+
+    /// Ends the connection politely: close_notify, then FIN after everything written, and a full close once the
+    /// peer has closed too (or after two seconds). Closing at once with unread input in the socket would make the
+    /// kernel send RST, and the peer could lose the last answers and the GOAWAY.
+    private func finish(context: ChannelHandlerContext) {
+        guard mode != .closed else { return }
+        mode = .closed
+        metrics.connectionClosed()
+        if let tls {
+            tls.shutdown()
+            writeCiphertext(context: context)
+        }
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
+            context.close(promise: nil)
+        }
     }
 
     /// Whether the first bytes are an HTTP/1.x request line rather than the HTTP/2 preface.

@@ -43,7 +43,7 @@ public final class MockAPNsEngine: Sendable {
         let world = self.world
         let apnsID = request.header("apns-id") ?? UUID().uuidString
         var record = JournalRecord(
-            sequence: 0, receivedAt: receivedAt, answeredAt: receivedAt, connectionID: connection.id,
+            sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
             remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
             path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
             payload: request.body, pushType: request.header("apns-push-type"), topic: request.header("apns-topic"),
@@ -74,8 +74,6 @@ public final class MockAPNsEngine: Sendable {
                 if fault == .goaway {
                     response = .error(.shutdown, apnsID: apnsID)
                     record.reason = APNsReason.shutdown.name
-                } else {
-                    record.answeredAt = nil
                 }
                 record.response = response
                 return .fault(fault, record: record, response: response, delay: delay)
