@@ -109,7 +109,7 @@ struct ScriptedRulesEndToEndTests {
         }
     }
 
-    @Test("delays a scripted answer without holding other streams")
+    @Test("delays a scripted answer and records when it was sent")
     func delay() async throws {
         let rules = """
               - match: { token: "\(Self.token(9))" }
