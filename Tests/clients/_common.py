@@ -31,7 +31,7 @@ MALFORMED_TOKEN = "xyz"
 ALERT = {"aps": {"alert": {"title": "Order ready", "body": "Your food is on its way"}}}
 
 
-def parse_arguments(description):
+def parse_arguments(description, routes=("direct", "proxy")):
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     parser = argparse.ArgumentParser(description=description)
@@ -42,11 +42,15 @@ def parse_arguments(description):
     parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
     parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
     parser.add_argument("--topic", default="com.example.app", help="bundle id")
+    parser.add_argument("--client-cert", default=os.path.join(root, "certs/client-sandbox.pem"),
+                        help="client certificate for certificate-based (mutual TLS) cases")
+    parser.add_argument("--client-key", default=os.path.join(root, "certs/client-sandbox.key"),
+                        help="its private key")
     parser.add_argument("--dead-token", default=DEAD_TOKEN, help="a token the mock answers 410 Unregistered for")
     parser.add_argument(
-        "--route", choices=["direct", "proxy"], default="direct",
-        help="direct: point the library at --host:--port; proxy: keep Apple's host and port and tunnel every "
-        "connection to the mock through a local HTTP CONNECT proxy")
+        "--route", choices=list(routes), default="direct",
+        help="direct: point the library at --host:--port; proxy (where the library can use one): keep "
+        "Apple's host and port and tunnel every connection to the mock through a local HTTP CONNECT proxy")
     parser.add_argument("--timeout", type=float, default=20, help="seconds allowed for each case")
     return parser.parse_args()
 

@@ -48,8 +48,10 @@ public final class Journal: Sendable {
             }
         }
         file?.write(record)
-        let current = observers.withLockedValue { Array($0.values) }
-        for observer in current { observer(record) }
+        let current = observers.withLockedValue { $0 }
+        if !current.isEmpty {
+            for observer in current.values { observer(record) }
+        }
         return record
     }
 

@@ -26,6 +26,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var session: HTTP2Session?
     private var info: ConnectionInfo
     private var auth = ProviderAuthState()
+    private var ids = APNsIDGenerator()
     private var mode: Mode
     private var worldGeneration: UInt64
     private var inErrorStanding = false
@@ -205,7 +206,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             auth.forgetVerdicts()
         }
         for request in requests {
-            switch engine.decide(request, connection: info, auth: &auth) {
+            switch engine.decide(request, connection: info, auth: &auth, ids: &ids) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in

@@ -38,10 +38,12 @@ public final class MockAPNsEngine: Sendable {
     var generation: UInt64 { worldGeneration.withLockedValue { $0 } }
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
-    func decide(_ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState) -> Action {
+    func decide(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, ids: inout APNsIDGenerator
+    ) -> Action {
         let receivedAt = clock.now()
         let world = self.world
-        let apnsID = request.header("apns-id") ?? UUID().uuidString
+        let apnsID = request.header("apns-id") ?? ids.uuid(uppercase: true)
         var record = JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
             remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
@@ -55,7 +57,7 @@ public final class MockAPNsEngine: Sendable {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
-                    response = .success(apnsID: apnsID, uniqueID: uniqueID(world))
+                    response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
                     record.accepted = true
                     record.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
@@ -90,7 +92,7 @@ public final class MockAPNsEngine: Sendable {
         switch decision.outcome {
         case .accepted:
             record.accepted = true
-            response = .success(apnsID: apnsID, uniqueID: uniqueID(world))
+            response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
         case .rejected(let reason, let timestamp):
             record.reason = reason.name
             response = .error(reason, apnsID: apnsID, timestampMillis: timestamp.map(Self.millis))
@@ -99,8 +101,8 @@ public final class MockAPNsEngine: Sendable {
         return .answer(response, record: record, delay: nil)
     }
 
-    private func uniqueID(_ world: World) -> String? {
-        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? UUID().uuidString.lowercased() : nil
+    private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> String? {
+        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? ids.uuid(uppercase: false) : nil
     }
 
     static func millis(_ date: Date) -> Int64 {
