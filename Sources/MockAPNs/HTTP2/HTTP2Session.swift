@@ -140,40 +140,47 @@ final class HTTP2Session {
     /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
     @discardableResult
     func submitResponse(streamID: Int32, response: APNsResponse) -> Bool {
-        guard let session, isStreamOpen(streamID) else { return false }
-        var fields: [(String, String)] = [(":status", String(response.status)), ("apns-id", response.apnsID)]
-        if let uniqueID = response.apnsUniqueID { fields.append(("apns-unique-id", uniqueID)) }
-        let body = response.body.map { Array($0.utf8) } ?? []
-        if !body.isEmpty { fields.append(("content-type", "application/json")) }
-        if let stream = streams[streamID] {
-            stream.responseBody = body
-            stream.responseOffset = 0
+        guard let session, let stream = streams[streamID], nghttp2_session_find_stream(session, streamID) != nil else {
+            return false
         }
+        stream.responseBody = response.body.map { Array($0.utf8) } ?? []
+        stream.responseOffset = 0
 
-        // nghttp2 copies name and value bytes during submit, so the pointers need live only for the call.
-        var flat: [UInt8] = []
-        var ranges: [(Int, Int, Int, Int)] = []
-        for (name, value) in fields {
-            let nameStart = flat.count
-            flat.append(contentsOf: name.utf8)
-            let valueStart = flat.count
-            flat.append(contentsOf: value.utf8)
-            ranges.append((nameStart, name.utf8.count, valueStart, value.utf8.count))
-        }
-        return flat.withUnsafeMutableBufferPointer { bytes -> Bool in
+        // Name and value bytes go into one reused buffer; nghttp2 copies them during submit, so the pointers need
+        // live only for the call.
+        headerBytes.removeAll(keepingCapacity: true)
+        headerRanges.removeAll(keepingCapacity: true)
+        appendField(":status", response.status == 200 ? "200" : String(response.status))
+        appendField("apns-id", response.apnsID)
+        if let uniqueID = response.apnsUniqueID { appendField("apns-unique-id", uniqueID) }
+        if !stream.responseBody.isEmpty { appendField("content-type", "application/json") }
+        let ranges = headerRanges
+        let hasBody = !stream.responseBody.isEmpty
+        return headerBytes.withUnsafeMutableBufferPointer { bytes -> Bool in
             let base = bytes.baseAddress!
             var nva = ranges.map { range in
                 nghttp2_nv(
-                    name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                    name: base + range.nameStart, value: base + range.valueStart, namelen: range.nameLength,
+                    valuelen: range.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
-            if body.isEmpty {
+            if !hasBody {
                 return nghttp2_submit_response(session, streamID, &nva, nva.count, nil) == 0
             }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
             return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider) == 0
         }
+    }
+
+    private var headerBytes: [UInt8] = []
+    private var headerRanges: [(nameStart: Int, nameLength: Int, valueStart: Int, valueLength: Int)] = []
+
+    private func appendField(_ name: StaticString, _ value: String) {
+        let nameStart = headerBytes.count
+        headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        let valueStart = headerBytes.count
+        headerBytes.append(contentsOf: value.utf8)
+        headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, headerBytes.count - valueStart))
     }
 
     /// Resets a stream (RST_STREAM with `errorCode`).

@@ -43,12 +43,12 @@ public final class MockAPNsEngine: Sendable {
     ) -> Action {
         let receivedAt = clock.now()
         let world = self.world
-        let apnsID = request.header("apns-id") ?? ids.uuid(uppercase: true)
+        let apnsID = request.fields.apnsID ?? ids.uuid(uppercase: true)
         var record = JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
             remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
             path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
-            payload: request.body, pushType: request.header("apns-push-type"), topic: request.header("apns-topic"),
+            payload: request.body, pushType: request.fields.pushType, topic: request.fields.topic,
             accepted: false, reason: nil, rule: "", explanation: "", notes: [], auth: nil, response: nil, fault: nil)
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
