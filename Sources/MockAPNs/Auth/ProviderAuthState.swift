@@ -16,31 +16,50 @@ public struct ProviderAuthState: Sendable {
 
     /// Verdicts for token strings seen on this connection, so a token is verified once, not per request.
     private var verdicts: [String: TokenVerdict] = [:]
-    private var lastVerdict: (raw: String, verdict: TokenVerdict)?
+    private var lastHeader: (header: String, token: Substring, verdict: TokenVerdict)?
+    /// The `authorization` value that carried the current token.
+    private var currentHeader: String?
     private static let verdictLimit = 32
 
     public init() {}
 
-    /// The cached verdict for `raw`, computing it (parse and signature check) on first sight.
-    mutating func verdict(for token: Substring, world: World) -> TokenVerdict {
-        // Most requests repeat the previous token: a comparison is cheaper than hashing a 200-byte string.
-        if let last = lastVerdict, last.raw.utf8.elementsEqual(token.utf8) { return last.verdict }
+    /// The token and verdict of an `authorization` header value, computing the verdict (parse and signature
+    /// check) on the first sight of the token. `nil` when the header is not `bearer <token>`.
+    mutating func verdict(forHeader header: String, world: World) -> (token: Substring, verdict: TokenVerdict)? {
+        // Most requests repeat the previous header: String equality is a memcmp, unlike a walk over a Substring.
+        if let last = lastHeader, last.header == header { return (last.token, last.verdict) }
+        guard let token = APNsValidator.bearerToken(header) else { return nil }
         let raw = String(token)
-        if let verdict = verdicts[raw] {
-            lastVerdict = (raw, verdict)
-            return verdict
+        let verdict: TokenVerdict
+        if let known = verdicts[raw] {
+            verdict = known
+        } else {
+            verdict = TokenVerdict.evaluate(raw, world: world)
+            if verdicts.count >= Self.verdictLimit { verdicts.removeAll(keepingCapacity: true) }
+            verdicts[raw] = verdict
         }
-        let verdict = TokenVerdict.evaluate(raw, world: world)
-        if verdicts.count >= Self.verdictLimit { verdicts.removeAll(keepingCapacity: true) }
-        verdicts[raw] = verdict
-        lastVerdict = (raw, verdict)
-        return verdict
+        lastHeader = (header, token, verdict)
+        return (token, verdict)
+    }
+
+    /// Whether `header` carries the connection's current token.
+    func isCurrent(header: String, token: Substring) -> Bool {
+        if currentHeader == header { return true }
+        guard let currentToken else { return false }
+        return currentToken.utf8.elementsEqual(token.utf8)
+    }
+
+    /// Makes `token` (sent in `header`) the connection's current token.
+    mutating func install(header: String, token: Substring, issuedAt: Int64) {
+        if !isCurrent(header: header, token: token) { currentToken = String(token) }
+        currentHeader = header
+        currentIssuedAt = issuedAt
     }
 
     /// Forgets cached verdicts (after the world's keys change).
     public mutating func forgetVerdicts() {
         verdicts.removeAll()
-        lastVerdict = nil
+        lastHeader = nil
     }
 }
 

@@ -15,13 +15,12 @@ extension APNsValidator {
         guard let header = context.request.fields.authorization else {
             throw Rejection(.missingProviderToken, rule: "provider-token.missing", "no authorization header on a token connection")
         }
-        guard let raw = Self.bearerToken(header) else {
+        // Parse and signature check happen once per distinct token string on the connection.
+        guard let (raw, verdict) = auth.verdict(forHeader: header, world: world) else {
             throw Rejection(.invalidProviderToken, rule: "provider-token.scheme", "authorization is not 'bearer <JWT>'")
         }
-
-        // Parse and signature check happen once per distinct token string on the connection.
         let (token, key, signatureValid): (ProviderToken, SigningKey?, Bool)
-        switch auth.verdict(for: raw, world: world) {
+        switch verdict {
         case .malformed(let message):
             throw Rejection(.invalidProviderToken, rule: "provider-token.malformed", "the provider token is malformed: \(message)")
         case .parsed(let t, let k, let valid):
@@ -108,8 +107,7 @@ extension APNsValidator {
         // "A new token on the same connection less than 20 minutes after the previous one: 429
         // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
         // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
-        let isCurrent = auth.currentToken.map { $0.utf8.elementsEqual(raw.utf8) } ?? false
-        if auth.currentToken != nil, !isCurrent, let currentIssuedAt = auth.currentIssuedAt,
+        if auth.currentToken != nil, !auth.isCurrent(header: header, token: raw), let currentIssuedAt = auth.currentIssuedAt,
             issuedAt - currentIssuedAt < fidelity.providerTokenMinimumInterval
         {
             throw Rejection(
@@ -120,8 +118,7 @@ extension APNsValidator {
 
         auth.teamID = issuer
         auth.keyID = keyID
-        if !isCurrent { auth.currentToken = String(raw) }
-        auth.currentIssuedAt = issuedAt
+        auth.install(header: header, token: raw, issuedAt: issuedAt)
     }
 
     /// The token in `bearer <token>` (scheme case-insensitive), compared byte-wise: this runs for every request.
