@@ -6,8 +6,13 @@ struct RecordPrinter {
     let json: Bool
     let color: Bool
 
-    private static let timeFormat = Date.FormatStyle()
-        .hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits).secondFraction(.fractional(3))
+    /// Local time of day, 24-hour, with milliseconds.
+    private static func timeText(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
+        let milliseconds = (parts.nanosecond ?? 0) / 1_000_000
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)).\(String(format: "%03d", milliseconds))"
+    }
 
     /// The column titles (tables only).
     func header() {
@@ -23,7 +28,7 @@ struct RecordPrinter {
         let style: Terminal.Style =
             record.response == nil ? .yellow : record.accepted ? .green : .red
         let row = columns(
-            String(record.sequence), record.receivedAt.formatted(Self.timeFormat), record.shortToken,
+            String(record.sequence), Self.timeText(record.receivedAt), record.shortToken,
             record.pushType ?? "-", record.topic ?? "-", record.outcomeText, record.contentText)
         write(row, style: style)
     }

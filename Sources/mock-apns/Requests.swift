@@ -58,7 +58,7 @@ struct Requests: AsyncParsableCommand {
         do {
             query = try RequestQuery.parse(query.parameters).query
         } catch {
-            throw ValidationError(error.message)
+            throw CLIError(error.message)
         }
         let client = control.client()
         let printer = RecordPrinter(json: json, color: Terminal.wantsColor)
