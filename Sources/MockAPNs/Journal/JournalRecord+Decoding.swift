@@ -34,10 +34,14 @@ extension JournalRecord {
 
     /// A `receivedAt`/`answeredAt` text back as a date (ISO 8601, with or without fractional seconds).
     static func date(fromTimestamp text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        let parsed =
+            (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+        guard let parsed else { return nil }
+        // The text carries whole milliseconds and formatting truncates: place the date mid-millisecond, so that
+        // a record read back writes the same text (binary floating point would otherwise lose one).
+        let milliseconds = (parsed.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000)
     }
 
     private static func auth(from json: JSONValue) -> AuthSummary? {
