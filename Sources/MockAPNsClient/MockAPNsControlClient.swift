@@ -35,11 +35,13 @@ public struct MockAPNsControlClient: MockAPNsControl {
         self.httpClient = httpClient
     }
 
+    /// The journal records that match `query`, oldest first.
     public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
         let json = try await call("GET", "/v1/requests", query: query.parameters)
         return try Self.records(json["records"])
     }
 
+    /// The record with sequence number `sequence`, or `nil`.
     public func request(sequence: UInt64) async throws -> JournalRecord? {
         do {
             let json = try await call("GET", "/v1/requests/\(sequence)")
@@ -50,6 +52,7 @@ public struct MockAPNsControlClient: MockAPNsControl {
         }
     }
 
+    /// Waits until `count` records match `query` or `timeout` passes.
     public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
         -> RequestWaitResult
     {
@@ -60,26 +63,32 @@ public struct MockAPNsControlClient: MockAPNsControl {
         return result
     }
 
+    /// Forgets every journal record.
     public func clearRequests() async throws {
         _ = try await call("DELETE", "/v1/requests")
     }
 
+    /// Clears the journal and restores the loaded scenario's world and rules.
     public func reset() async throws {
         _ = try await call("POST", "/v1/reset")
     }
 
+    /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
         Self.snapshot(try await call("GET", "/v1/scenario"))
     }
 
+    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
     public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
         Self.snapshot(try await call("PUT", "/v1/scenario", body: yaml))
     }
 
+    /// Adds devices, or replaces those with the same token.
     public func addDevices(_ devices: [Device]) async throws {
         _ = try await call("POST", "/v1/devices", body: JSONValue.array(devices.map(\.scenarioJSON)).jsonText)
     }
 
+    /// Marks `token` unregistered from now on (410 Unregistered).
     public func unregisterDevice(token: String) async throws -> Device {
         let json = try await call("POST", "/v1/devices/\(Self.pathComponent(token))/unregister")
         guard let device = try? ScenarioLoader.parseDevices(yaml: json.jsonText).first else {
@@ -88,10 +97,12 @@ public struct MockAPNsControlClient: MockAPNsControl {
         return device
     }
 
+    /// Removes `token` from the world.
     public func removeDevice(token: String) async throws {
         _ = try await call("DELETE", "/v1/devices/\(Self.pathComponent(token))")
     }
 
+    /// Adds scripted rules after the existing ones.
     public func addRules(_ rules: [ScriptedRule]) async throws {
         _ = try await call("POST", "/v1/rules", body: JSONValue.array(rules.map(\.scenarioJSON)).jsonText)
     }
@@ -101,10 +112,12 @@ public struct MockAPNsControlClient: MockAPNsControl {
         _ = try await call("POST", "/v1/rules", body: yaml)
     }
 
+    /// Removes every scripted rule.
     public func clearRules() async throws {
         _ = try await call("DELETE", "/v1/rules")
     }
 
+    /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
         MockAPNsStats(json: try await call("GET", "/v1/stats"))
     }

@@ -24,19 +24,32 @@ public struct MockAPNsTestServer: MockAPNsControl {
         try await server.shutdown(gracePeriod: .seconds(1))
     }
 
+    /// The journal records that match `query`, oldest first.
     public func requests(_ query: RequestQuery) async throws -> [JournalRecord] { try await server.requests(query) }
+    /// The record with sequence number `sequence`, or `nil`.
     public func request(sequence: UInt64) async throws -> JournalRecord? { try await server.request(sequence: sequence) }
+    /// Waits until `count` records match `query` or `timeout` passes.
     public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
         -> RequestWaitResult
     { try await server.waitForRequests(query, count: count, timeout: timeout) }
+    /// Forgets every journal record.
     public func clearRequests() async throws { try await server.clearRequests() }
+    /// Clears the journal and restores the loaded scenario's world and rules.
     public func reset() async throws { try await server.reset() }
+    /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot { try await server.scenario() }
+    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
     public func loadScenario(yaml: String) async throws -> ScenarioSnapshot { try await server.loadScenario(yaml: yaml) }
+    /// Adds devices, or replaces those with the same token.
     public func addDevices(_ devices: [Device]) async throws { try await server.addDevices(devices) }
+    /// Marks `token` unregistered from now on (410 Unregistered).
     public func unregisterDevice(token: String) async throws -> Device { try await server.unregisterDevice(token: token) }
+    /// Removes `token` from the world.
     public func removeDevice(token: String) async throws { try await server.removeDevice(token: token) }
+    /// Adds scripted rules after the existing ones.
     public func addRules(_ rules: [ScriptedRule]) async throws { try await server.addRules(rules) }
+    /// Removes every scripted rule.
     public func clearRules() async throws { try await server.clearRules() }
+    /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats { try await server.stats() }
 }

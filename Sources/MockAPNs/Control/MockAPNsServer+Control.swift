@@ -5,14 +5,17 @@ extension MockAPNsServer: MockAPNsControl {
     /// The scenario running now: the one loaded at run time, else the one the server started with.
     public var currentScenario: Scenario { loadedScenario.scenario ?? scenario }
 
+    /// The journal records that match `query`, oldest first.
     public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
         journal.records(matching: query)
     }
 
+    /// The record with sequence number `sequence`, or `nil`.
     public func request(sequence: UInt64) async throws -> JournalRecord? {
         journal.records().first { $0.sequence == sequence }
     }
 
+    /// Waits until `count` records match `query` or `timeout` passes.
     public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
         -> RequestWaitResult
     {
@@ -20,10 +23,12 @@ extension MockAPNsServer: MockAPNsControl {
         return await journal.waitForRecords(matching: query, count: count, timeout: timeout)
     }
 
+    /// Forgets every journal record.
     public func clearRequests() async throws {
         journal.clear()
     }
 
+    /// Clears the journal and restores the loaded scenario's world and rules.
     public func reset() async throws {
         let scenario = currentScenario
         engine.updateWorld { $0 = scenario.world }
@@ -31,10 +36,12 @@ extension MockAPNsServer: MockAPNsControl {
         journal.clear()
     }
 
+    /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
         ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
     }
 
+    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
     public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
         var loaded = try ScenarioLoader.parse(
             yaml: yaml, sourcePath: nil, baseDirectory: FileManager.default.currentDirectoryPath,
@@ -47,12 +54,14 @@ extension MockAPNsServer: MockAPNsControl {
         return try await scenario()
     }
 
+    /// Adds devices, or replaces those with the same token.
     public func addDevices(_ devices: [Device]) async throws {
         engine.updateWorld { world in
             for device in devices { world.devices[device.token] = device }
         }
     }
 
+    /// Marks `token` unregistered from now on (410 Unregistered).
     public func unregisterDevice(token: String) async throws -> Device {
         let token = try Self.checkedToken(token)
         let now = engine.clock.now()
@@ -68,6 +77,7 @@ extension MockAPNsServer: MockAPNsControl {
         return updated
     }
 
+    /// Removes `token` from the world.
     public func removeDevice(token: String) async throws {
         let token = try Self.checkedToken(token)
         var removed = false
@@ -75,6 +85,7 @@ extension MockAPNsServer: MockAPNsControl {
         guard removed else { throw Self.unknownDevice(token) }
     }
 
+    /// Adds scripted rules after the existing ones.
     public func addRules(_ rules: [ScriptedRule]) async throws {
         let existing = Set(engine.rules.rules.map(\.name))
         var added = Set<String>()
@@ -96,10 +107,12 @@ extension MockAPNsServer: MockAPNsControl {
         engine.rules.addRules(named)
     }
 
+    /// Removes every scripted rule.
     public func clearRules() async throws {
         engine.rules.replaceRules([])
     }
 
+    /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
         MockAPNsStats(journal: journal, metrics: metrics)
     }

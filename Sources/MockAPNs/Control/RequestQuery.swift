@@ -45,7 +45,22 @@ public struct RequestQuery: Sendable, Hashable {
 
     /// The fields a record is compared on; `since` and `limit` choose a window instead.
     public enum Field: String, Sendable, Hashable, CaseIterable {
-        case token, topic, pushType, apnsID, status, reason, accepted, connection
+        /// The device token.
+        case token
+        /// `apns-topic`.
+        case topic
+        /// The push type.
+        case pushType
+        /// The `apns-id` sent or answered.
+        case apnsID
+        /// The HTTP status answered.
+        case status
+        /// The rejection reason.
+        case reason
+        /// Accepted or not.
+        case accepted
+        /// The connection id.
+        case connection
     }
 
     /// Whether `record` is in the window (`since`) and matches every field given.
