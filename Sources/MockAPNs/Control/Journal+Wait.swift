@@ -9,7 +9,7 @@ extension Journal {
         let waiter = RecordWaiter(query: query, count: count)
         let observer = addObserver { record in waiter.offer(record) }
         defer { removeObserver(observer) }
-        for record in records() { waiter.offer(record) }
+        for record in window(for: query) { waiter.offer(record) }
         if !waiter.isSatisfied {
             let timer = Task {
                 try? await Task.sleep(for: timeout)

@@ -51,6 +51,6 @@ public protocol MockAPNsControl: Sendable {
     /// Removes every scripted rule.
     func clearRules() async throws
 
-    /// Counts over the records in the journal, and the server's totals.
+    /// Counts over the requests recorded since the journal was last cleared, and the server's totals.
     func stats() async throws -> MockAPNsStats
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The in-process implementation of the control operations; the HTTP control API calls these.
 extension MockAPNsServer: MockAPNsControl {
     /// The scenario running now: the one loaded at run time, else the one the server started with.
-    public var currentScenario: Scenario { loadedScenario.scenario ?? scenario }
+    public var currentScenario: Scenario { controlState.loadedScenario ?? scenario }
 
     /// The journal records that match `query`, oldest first.
     public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
@@ -12,7 +12,7 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// The record with sequence number `sequence`, or `nil`.
     public func request(sequence: UInt64) async throws -> JournalRecord? {
-        journal.records().first { $0.sequence == sequence }
+        sequence == 0 ? nil : journal.records(after: sequence - 1).first { $0.sequence == sequence }
     }
 
     /// Waits until `count` records match `query` or `timeout` passes.
@@ -49,7 +49,7 @@ extension MockAPNsServer: MockAPNsControl {
         let running = currentScenario
         loaded.listen = running.listen
         loaded.journalCapacity = running.journalCapacity
-        loadedScenario.store(loaded)
+        controlState.store(loaded)
         try await reset()
         return try await scenario()
     }
@@ -114,7 +114,7 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
-        MockAPNsStats(journal: journal, metrics: metrics)
+        controlState.stats.stats(journal: journal, metrics: metrics)
     }
 
     /// `token` lower-cased, or a 400 when it is not a device token.

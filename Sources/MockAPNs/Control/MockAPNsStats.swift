@@ -1,4 +1,4 @@
-/// Counts over the journal's records, and the server's running totals.
+/// Counts over the requests recorded since the journal was last cleared, and the server's running totals.
 public struct MockAPNsStats: Sendable, Hashable {
     /// Records in the journal now.
     public var records: Int
@@ -6,9 +6,9 @@ public struct MockAPNsStats: Sendable, Hashable {
     public var total: UInt64
     /// Records dropped to respect the journal's capacity since the last clear.
     public var dropped: UInt64
-    /// Records in the journal that were accepted.
+    /// Requests accepted since the last clear (dropped records included, as in every count below).
     public var accepted: Int
-    /// Records in the journal that were rejected (or got no answer).
+    /// Requests rejected (or given no answer) since the last clear.
     public var rejected: Int
     /// Records by HTTP status answered (`none` for no answer).
     public var byStatus: [String: Int]
@@ -44,22 +44,6 @@ public struct MockAPNsStats: Sendable, Hashable {
         self.byConnection = byConnection
         self.openConnections = openConnections
         self.totalConnections = totalConnections
-    }
-
-    /// Counts `records`, and takes the totals from the journal and the server's connection counters.
-    public init(journal: Journal, metrics: ServerMetrics) {
-        let all = journal.records()
-        self.init(
-            records: all.count, total: journal.totalCount, dropped: journal.droppedCount,
-            openConnections: metrics.openConnections, totalConnections: metrics.totalConnections)
-        for record in all {
-            if record.accepted { accepted += 1 } else { rejected += 1 }
-            byStatus[record.response.map { String($0.status) } ?? "none", default: 0] += 1
-            if let reason = record.reason { byReason[reason, default: 0] += 1 }
-            byPushType[record.pushType ?? "none", default: 0] += 1
-            byTopic[record.topic ?? "none", default: 0] += 1
-            byConnection[String(record.connectionID), default: 0] += 1
-        }
     }
 }
 

@@ -16,6 +16,7 @@ public final class Journal: Sendable {
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
         var observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)] = []
         var nextObserverID: UInt64 = 0
+        var clears: UInt64 = 0
     }
 
     private let state: NIOLockedValueBox<State>
@@ -82,6 +83,32 @@ public final class Journal: Sendable {
             state.start = 0
             state.count = 0
             state.dropped = 0
+            state.clears += 1
+        }
+    }
+
+    /// How many times the journal was cleared: lets readers that count incrementally notice a clear.
+    public var clearCount: UInt64 { state.withLockedValue { $0.clears } }
+
+    /// The records kept whose sequence number is greater than `sequence`, oldest first.
+    ///
+    /// Copies only those records (walking back from the newest), so readers that remember where they stopped
+    /// hold the lock for the new records only, not for the whole journal.
+    public func records(after sequence: UInt64) -> [JournalRecord] {
+        state.withLockedValue { state in
+            let count = state.records.count
+            var newer = 0
+            while newer < count, let record = state.records[(state.start + count - 1 - newer) % count],
+                record.sequence > sequence
+            {
+                newer += 1
+            }
+            var out: [JournalRecord] = []
+            out.reserveCapacity(newer)
+            for i in (count - newer)..<count {
+                if let record = state.records[(state.start + i) % count] { out.append(record) }
+            }
+            return out
         }
     }
 

@@ -28,8 +28,8 @@ public final class MockAPNsServer: Sendable {
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
     public let caPEM: String?
-    /// The scenario loaded at run time through the control surface; a reset returns to it (or to `scenario`).
-    public let loadedScenario = ScenarioSlot()
+    /// What the control operations keep: the scenario loaded at run time (a reset returns to it), running counts.
+    public let controlState = ControlState()
 
     private let group: MultiThreadedEventLoopGroup
     private let ownsGroup: Bool
