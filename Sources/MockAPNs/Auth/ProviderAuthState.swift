@@ -16,22 +16,31 @@ public struct ProviderAuthState: Sendable {
 
     /// Verdicts for token strings seen on this connection, so a token is verified once, not per request.
     private var verdicts: [String: TokenVerdict] = [:]
+    private var lastVerdict: (raw: String, verdict: TokenVerdict)?
     private static let verdictLimit = 32
 
     public init() {}
 
     /// The cached verdict for `raw`, computing it (parse and signature check) on first sight.
-    mutating func verdict(for raw: String, world: World) -> TokenVerdict {
-        if let verdict = verdicts[raw] { return verdict }
+    mutating func verdict(for token: Substring, world: World) -> TokenVerdict {
+        // Most requests repeat the previous token: a comparison is cheaper than hashing a 200-byte string.
+        if let last = lastVerdict, last.raw.utf8.elementsEqual(token.utf8) { return last.verdict }
+        let raw = String(token)
+        if let verdict = verdicts[raw] {
+            lastVerdict = (raw, verdict)
+            return verdict
+        }
         let verdict = TokenVerdict.evaluate(raw, world: world)
         if verdicts.count >= Self.verdictLimit { verdicts.removeAll(keepingCapacity: true) }
         verdicts[raw] = verdict
+        lastVerdict = (raw, verdict)
         return verdict
     }
 
     /// Forgets cached verdicts (after the world's keys change).
     public mutating func forgetVerdicts() {
         verdicts.removeAll()
+        lastVerdict = nil
     }
 }
 

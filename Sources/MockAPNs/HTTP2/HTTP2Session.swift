@@ -11,8 +11,9 @@ final class HTTP2Session {
         var description: String
     }
 
-    /// A request stream being collected, and later the body of its answer.
-    private struct Stream {
+    /// A request stream being collected, and later the body of its answer. A class, so that each header and
+    /// data chunk updates it in place with one dictionary lookup.
+    private final class Stream {
         var method = ""
         var path = ""
         var authority: String?
@@ -139,38 +140,47 @@ final class HTTP2Session {
     /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
     @discardableResult
     func submitResponse(streamID: Int32, response: APNsResponse) -> Bool {
-        guard let session, isStreamOpen(streamID) else { return false }
-        var fields: [(String, String)] = [(":status", String(response.status)), ("apns-id", response.apnsID)]
-        if let uniqueID = response.apnsUniqueID { fields.append(("apns-unique-id", uniqueID)) }
-        let body = response.body.map { Array($0.utf8) } ?? []
-        if !body.isEmpty { fields.append(("content-type", "application/json")) }
-        streams[streamID]?.responseBody = body
-        streams[streamID]?.responseOffset = 0
-
-        // nghttp2 copies name and value bytes during submit, so the pointers need live only for the call.
-        var flat: [UInt8] = []
-        var ranges: [(Int, Int, Int, Int)] = []
-        for (name, value) in fields {
-            let nameStart = flat.count
-            flat.append(contentsOf: name.utf8)
-            let valueStart = flat.count
-            flat.append(contentsOf: value.utf8)
-            ranges.append((nameStart, name.utf8.count, valueStart, value.utf8.count))
+        guard let session, let stream = streams[streamID], nghttp2_session_find_stream(session, streamID) != nil else {
+            return false
         }
-        return flat.withUnsafeMutableBufferPointer { bytes -> Bool in
+        stream.responseBody = response.body.map { Array($0.utf8) } ?? []
+        stream.responseOffset = 0
+
+        // Name and value bytes go into one reused buffer; nghttp2 copies them during submit, so the pointers need
+        // live only for the call.
+        headerBytes.removeAll(keepingCapacity: true)
+        headerRanges.removeAll(keepingCapacity: true)
+        appendField(":status", response.status == 200 ? "200" : String(response.status))
+        appendField("apns-id", response.apnsID)
+        if let uniqueID = response.apnsUniqueID { appendField("apns-unique-id", uniqueID) }
+        if !stream.responseBody.isEmpty { appendField("content-type", "application/json") }
+        let ranges = headerRanges
+        let hasBody = !stream.responseBody.isEmpty
+        return headerBytes.withUnsafeMutableBufferPointer { bytes -> Bool in
             let base = bytes.baseAddress!
             var nva = ranges.map { range in
                 nghttp2_nv(
-                    name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                    name: base + range.nameStart, value: base + range.valueStart, namelen: range.nameLength,
+                    valuelen: range.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
-            if body.isEmpty {
+            if !hasBody {
                 return nghttp2_submit_response(session, streamID, &nva, nva.count, nil) == 0
             }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
             return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider) == 0
         }
+    }
+
+    private var headerBytes: [UInt8] = []
+    private var headerRanges: [(nameStart: Int, nameLength: Int, valueStart: Int, valueLength: Int)] = []
+
+    private func appendField(_ name: StaticString, _ value: String) {
+        let nameStart = headerBytes.count
+        headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        let valueStart = headerBytes.count
+        headerBytes.append(contentsOf: value.utf8)
+        headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, headerBytes.count - valueStart))
     }
 
     /// Resets a stream (RST_STREAM with `errorCode`).
@@ -218,35 +228,34 @@ final class HTTP2Session {
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
         // A header for a stream we do not track (trailers, a reset stream) is ignored.
-        guard var stream = streams.removeValue(forKey: streamID) else { return true }
+        guard let stream = streams[streamID] else { return true }
         stream.headerBytes += name.count + value.count + 32
-        guard stream.headerBytes <= Self.maxHeaderBytes else {
-            streams[streamID] = stream
-            return false
+        guard stream.headerBytes <= Self.maxHeaderBytes else { return false }
+        let valueString = String(decoding: value, as: UTF8.self)
+        if name.first == UInt8(ascii: ":") {
+            switch String(decoding: name, as: UTF8.self) {
+            case ":method": stream.method = valueString
+            case ":path": stream.path = valueString
+            case ":authority": stream.authority = valueString
+            case ":scheme": stream.scheme = valueString
+            default: break
+            }
+            return true
         }
         let nameString = String(decoding: name, as: UTF8.self)
-        let valueString = String(decoding: value, as: UTF8.self)
-        switch nameString {
-        case ":method": stream.method = valueString
-        case ":path": stream.path = valueString
-        case ":authority": stream.authority = valueString
-        case ":scheme": stream.scheme = valueString
-        default:
-            if nameString == "host" { stream.host = valueString }
-            stream.headers.append(APNsHeader(nameString, valueString))
-        }
-        streams[streamID] = stream
+        if nameString == "host" { stream.host = valueString }
+        stream.headers.append(APNsHeader(nameString, valueString))
         return true
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard streams[streamID] != nil else { return }
-        let room = Self.maxBodyBytes - streams[streamID]!.body.count
+        guard let stream = streams[streamID] else { return }
+        let room = Self.maxBodyBytes - stream.body.count
         if bytes.count <= room {
-            streams[streamID]!.body.append(contentsOf: bytes)
+            stream.body.append(contentsOf: bytes)
         } else {
-            streams[streamID]!.body.append(contentsOf: bytes.prefix(room))
-            streams[streamID]!.bodyTruncated = true
+            stream.body.append(contentsOf: bytes.prefix(room))
+            stream.bodyTruncated = true
         }
     }
 
@@ -257,7 +266,7 @@ final class HTTP2Session {
             scheme: stream.scheme, headers: stream.headers, body: stream.body, streamID: streamID)
         request.bodyTruncated = stream.bodyTruncated
         completedRequests.append(request)
-        streams[streamID]?.body = []
+        stream.body = []
     }
 
     fileprivate func streamClosed(streamID: Int32) {
@@ -265,16 +274,14 @@ final class HTTP2Session {
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard var stream = streams[streamID] else { return (0, true) }
+        guard let stream = streams[streamID] else { return (0, true) }
         let remaining = stream.responseBody.count - stream.responseOffset
         let count = min(remaining, length)
         stream.responseBody.withUnsafeBufferPointer { body in
             buffer.update(from: body.baseAddress! + stream.responseOffset, count: count)
         }
         stream.responseOffset += count
-        let done = stream.responseOffset >= stream.responseBody.count
-        streams[streamID] = stream
-        return (count, done)
+        return (count, stream.responseOffset >= stream.responseBody.count)
     }
 }
 

@@ -12,17 +12,34 @@ public struct JSONParser {
     }
 
     private let bytes: [UInt8]
+    /// Whether values are built; when not, the text is only checked (no allocation for ASCII text).
+    private let build: Bool
     private var index = 0
     private var depth = 0
     private static let maxDepth = 256
 
     /// Parses `bytes` as one JSON value surrounded by optional white space.
     public static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+        var parser = JSONParser(bytes: bytes, build: true)
+        return try parser.parseDocument()
+    }
+
+    /// Checks that `bytes` are one JSON value, as `parse` would, without building it. Returns whether the value
+    /// is an object.
+    @discardableResult
+    public static func validate(_ bytes: [UInt8]) throws(Error) -> Bool {
+        var parser = JSONParser(bytes: bytes, build: false)
         parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        let isObject = parser.index < bytes.count && bytes[parser.index] == UInt8(ascii: "{")
+        _ = try parser.parseDocument()
+        return isObject
+    }
+
+    private mutating func parseDocument() throws(Error) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
         return value
     }
 
@@ -31,8 +48,9 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], build: Bool) {
         self.bytes = bytes
+        self.build = build
     }
 
     private func error(_ message: String) -> Error {
@@ -95,7 +113,8 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            if build { members.append((key, value)) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of JSON") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -121,7 +140,8 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            if build { elements.append(element) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of JSON") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -157,7 +177,7 @@ public struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return build ? .number(String(decoding: bytes[start..<index], as: UTF8.self)) : .null
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -167,16 +187,22 @@ public struct JSONParser {
     private mutating func parseString() throws(Error) -> String {
         index += 1
         let start = index
+        var ascii = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if !build && ascii {
+                    index += 1
+                    return ""
+                }
                 guard let s = String(validating: bytes[start..<index], as: UTF8.self) else {
                     throw error("string is not valid UTF-8")
                 }
                 index += 1
                 return s
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
             index += 1

@@ -64,8 +64,8 @@ public final class ScriptedRuleEngine: Sendable {
         if let token = match.token {
             guard let requested = request.deviceToken, requested.lowercased() == token.lowercased() else { return false }
         }
-        if let topic = match.topic, request.header("apns-topic") != topic { return false }
-        if let pushType = match.pushType, (request.header("apns-push-type") ?? "alert") != pushType { return false }
+        if let topic = match.topic, request.fields.topic != topic { return false }
+        if let pushType = match.pushType, (request.fields.pushType ?? "alert") != pushType { return false }
         for (name, value) in match.headers where request.header(name) != value { return false }
         if match.needsPayload {
             if payload == nil { payload = .some(try? JSONParser.parse(request.body)) }

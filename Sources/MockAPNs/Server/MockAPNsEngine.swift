@@ -38,15 +38,17 @@ public final class MockAPNsEngine: Sendable {
     var generation: UInt64 { worldGeneration.withLockedValue { $0 } }
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
-    func decide(_ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState) -> Action {
+    func decide(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, ids: inout APNsIDGenerator
+    ) -> Action {
         let receivedAt = clock.now()
         let world = self.world
-        let apnsID = request.header("apns-id") ?? UUID().uuidString
+        let apnsID = request.fields.apnsID ?? ids.uuid(uppercase: true)
         var record = JournalRecord(
-            sequence: 0, receivedAt: receivedAt, answeredAt: receivedAt, connectionID: connection.id,
+            sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
             remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
             path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
-            payload: request.body, pushType: request.header("apns-push-type"), topic: request.header("apns-topic"),
+            payload: request.body, pushType: request.fields.pushType, topic: request.fields.topic,
             accepted: false, reason: nil, rule: "", explanation: "", notes: [], auth: nil, response: nil, fault: nil)
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
@@ -55,7 +57,7 @@ public final class MockAPNsEngine: Sendable {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
-                    response = .success(apnsID: apnsID, uniqueID: uniqueID(world))
+                    response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
                     record.accepted = true
                     record.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
@@ -74,8 +76,6 @@ public final class MockAPNsEngine: Sendable {
                 if fault == .goaway {
                     response = .error(.shutdown, apnsID: apnsID)
                     record.reason = APNsReason.shutdown.name
-                } else {
-                    record.answeredAt = nil
                 }
                 record.response = response
                 return .fault(fault, record: record, response: response, delay: delay)
@@ -92,7 +92,7 @@ public final class MockAPNsEngine: Sendable {
         switch decision.outcome {
         case .accepted:
             record.accepted = true
-            response = .success(apnsID: apnsID, uniqueID: uniqueID(world))
+            response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
         case .rejected(let reason, let timestamp):
             record.reason = reason.name
             response = .error(reason, apnsID: apnsID, timestampMillis: timestamp.map(Self.millis))
@@ -101,8 +101,8 @@ public final class MockAPNsEngine: Sendable {
         return .answer(response, record: record, delay: nil)
     }
 
-    private func uniqueID(_ world: World) -> String? {
-        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? UUID().uuidString.lowercased() : nil
+    private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> String? {
+        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? ids.uuid(uppercase: false) : nil
     }
 
     static func millis(_ date: Date) -> Int64 {

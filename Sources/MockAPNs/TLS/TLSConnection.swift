@@ -119,6 +119,9 @@ final class TLSConnection {
     /// Whether ciphertext is waiting to be sent.
     var hasCiphertext: Bool { COpenSSL_BIO_ctrl_pending(networkOut) > 0 }
 
+    /// How many ciphertext bytes are waiting to be sent.
+    var pendingCiphertext: Int { Int(COpenSSL_BIO_ctrl_pending(networkOut)) }
+
     /// Moves all pending ciphertext into `buffer`.
     func takeCiphertext(into buffer: inout ByteBuffer) {
         while true {

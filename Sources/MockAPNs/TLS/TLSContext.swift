@@ -20,8 +20,8 @@ public final class TLSContext: @unchecked Sendable {
         }
         _ = COpenSSL_SSL_CTX_set_mode(
             context,
-            COpenSSL_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | COpenSSL_SSL_MODE_ENABLE_PARTIAL_WRITE()
-                | COpenSSL_SSL_MODE_RELEASE_BUFFERS())
+            // Not SSL_MODE_RELEASE_BUFFERS: it frees and reallocates OpenSSL's buffers around every read and write.
+            COpenSSL_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | COpenSSL_SSL_MODE_ENABLE_PARTIAL_WRITE())
         SSL_CTX_set_options(context, COpenSSL_SSL_OP_NO_COMPRESSION() | COpenSSL_SSL_OP_NO_RENEGOTIATION())
 
         try Self.useCertificateChain(certificateChainPEM, in: context)

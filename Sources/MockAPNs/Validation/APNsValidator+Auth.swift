@@ -12,13 +12,12 @@ extension APNsValidator {
         let fidelity = world.fidelity
 
         // "No header on a token connection: 403 MissingProviderToken" (§5; doc).
-        guard let header = context.request.header("authorization") else {
+        guard let header = context.request.fields.authorization else {
             throw Rejection(.missingProviderToken, rule: "provider-token.missing", "no authorization header on a token connection")
         }
-        guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let raw = Self.bearerToken(header) else {
             throw Rejection(.invalidProviderToken, rule: "provider-token.scheme", "authorization is not 'bearer <JWT>'")
         }
-        let raw = String(header.dropFirst(7).drop { $0 == " " })
 
         // Parse and signature check happen once per distinct token string on the connection.
         let (token, key, signatureValid): (ProviderToken, SigningKey?, Bool)
@@ -109,7 +108,8 @@ extension APNsValidator {
         // "A new token on the same connection less than 20 minutes after the previous one: 429
         // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
         // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
-        if let current = auth.currentToken, current != raw, let currentIssuedAt = auth.currentIssuedAt,
+        let isCurrent = auth.currentToken.map { $0.utf8.elementsEqual(raw.utf8) } ?? false
+        if auth.currentToken != nil, !isCurrent, let currentIssuedAt = auth.currentIssuedAt,
             issuedAt - currentIssuedAt < fidelity.providerTokenMinimumInterval
         {
             throw Rejection(
@@ -120,7 +120,24 @@ extension APNsValidator {
 
         auth.teamID = issuer
         auth.keyID = keyID
-        auth.currentToken = raw
+        if !isCurrent { auth.currentToken = String(raw) }
         auth.currentIssuedAt = issuedAt
+    }
+
+    /// The token in `bearer <token>` (scheme case-insensitive), compared byte-wise: this runs for every request.
+    static func bearerToken(_ header: String) -> Substring? {
+        let utf8 = header.utf8
+        let scheme: StaticString = "bearer "
+        guard utf8.count > scheme.utf8CodeUnitCount else { return nil }
+        var index = utf8.startIndex
+        for i in 0..<scheme.utf8CodeUnitCount {
+            let expected = scheme.utf8Start[i]
+            let byte = utf8[index]
+            guard byte == expected || (byte >= 0x41 && byte <= 0x5A && byte | 0x20 == expected) else { return nil }
+            index = utf8.index(after: index)
+        }
+        while index < utf8.endIndex, utf8[index] == UInt8(ascii: " ") { index = utf8.index(after: index) }
+        guard index < utf8.endIndex else { return nil }
+        return header[index...]
     }
 }

@@ -4,12 +4,12 @@ extension APNsValidator {
         let request = context.request
 
         // "apns-id: canonical UUID 8-4-4-4-12 ... 400 BadMessageId" (§3; doc).
-        if let apnsID = request.header("apns-id"), !APNsValidator.isCanonicalUUID(apnsID) {
+        if let apnsID = request.fields.apnsID, !APNsValidator.isCanonicalUUID(apnsID) {
             throw Rejection(.badMessageId, rule: "apns-id", "apns-id '\(apnsID)' is not a UUID (8-4-4-4-12 hex digits)")
         }
 
         // "apns-priority: 10 (default), 5, 1 ... 400 BadPriority" (§3; doc).
-        if let value = request.header("apns-priority") {
+        if let value = request.fields.priority {
             guard let priority = Int(value), [10, 5, 1].contains(priority) else {
                 throw Rejection(.badPriority, rule: "apns-priority", "apns-priority '\(value)' is not 10, 5 or 1")
             }
@@ -18,7 +18,7 @@ extension APNsValidator {
 
         // "apns-expiration: epoch seconds; 0 = deliver once" (§3; doc; what else is rejected: open —
         // anything but a non-negative integer).
-        if let value = request.header("apns-expiration") {
+        if let value = request.fields.expiration {
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), Int64(value) != nil else {
                 throw Rejection(
                     .badExpirationDate, rule: "apns-expiration",
@@ -28,7 +28,7 @@ extension APNsValidator {
 
         // "apns-push-type: one of alert, background, ... 400 InvalidPushType" (§3; doc). A missing header is
         // taken as alert (open: `missingPushTypeIsAlert`).
-        if let value = request.header("apns-push-type") {
+        if let value = request.fields.pushType {
             guard let pushType = APNsPushType.named(value) else {
                 throw Rejection(
                     .invalidPushType, rule: "apns-push-type",
@@ -52,7 +52,7 @@ extension APNsValidator {
         }
 
         // "apns-collapse-id: at most 64 bytes ... 400 BadCollapseId" (§3; doc).
-        if let collapseID = request.header("apns-collapse-id"), collapseID.utf8.count > 64 {
+        if let collapseID = request.fields.collapseID, collapseID.utf8.count > 64 {
             throw Rejection(
                 .badCollapseId, rule: "apns-collapse-id",
                 "apns-collapse-id is \(collapseID.utf8.count) bytes; the limit is 64")

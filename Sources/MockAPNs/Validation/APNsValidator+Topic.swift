@@ -3,7 +3,7 @@ extension APNsValidator {
     func checkTopic(_ context: inout Context) throws(Rejection) {
         let fidelity = world.fidelity
         let pushType = context.pushType ?? .alert
-        var topic = context.request.header("apns-topic")
+        var topic = context.request.fields.topic
         let certificate = context.connection.clientCertificate
 
         if topic == nil || topic?.isEmpty == true {

@@ -103,12 +103,8 @@ public struct APNsValidator: Sendable {
 
     /// "Any header twice: 400 DuplicateHeaders" (§3; doc).
     func checkDuplicateHeaders(_ context: inout Context) throws(Rejection) {
-        let headers = context.request.headers
-        guard headers.count > 1 else { return }
-        for i in 1..<headers.count {
-            for j in 0..<i where headers[j].name == headers[i].name {
-                throw Rejection(.duplicateHeaders, rule: "headers.duplicate", "the header \(headers[i].name) is sent twice")
-            }
+        if let name = context.request.fields.duplicate {
+            throw Rejection(.duplicateHeaders, rule: "headers.duplicate", "the header \(name) is sent twice")
         }
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import MockAPNs
+
+/// The `mock-apns` executable, run as a user runs it.
+@Suite("mock-apns command line", .serialized)
+struct CLITests {
+    /// The executable `swift build` put next to the test bundle.
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("mock-apns").path
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = AuthTestFiles.packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test("mints a token the server accepts as verified")
+    func token() async throws {
+        let result = try Self.run(["token"])
+        #expect(result.status == 0)
+        let jwt = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parsed = try ProviderToken.parse(jwt)
+        #expect(parsed.keyID == "TESTKEY001")
+        #expect(parsed.issuer == "TESTTEAM01")
+        let der = try Self.run(["token", "--p8", "certs/AuthKey_OTHERKEY01.p8", "--team", "OTHERTEAM1", "--key-id", "OTHERKEY01", "--der"])
+        #expect(try ProviderToken.parse(der.output.trimmingCharacters(in: .whitespacesAndNewlines)).issuer == "OTHERTEAM1")
+    }
+
+    @Test("refuses bad flags with a usage error", arguments: [
+        ["serve", "--port", "70000"], ["serve", "--environment", "staging"], ["serve", "--cert", "x.pem"],
+        ["serve", "--bogus"], ["token", "--p8", "x.p8"], ["serve", "--log-level", "loud"],
+    ])
+    func badFlags(arguments: [String]) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("Error:"), "\(result.errors)")
+        #expect(result.errors.contains("Usage:") || result.errors.contains("Help:"), "\(result.errors)")
+    }
+
+    @Test("checks a good scenario file and names file, line and field of a bad one")
+    func check() throws {
+        let good = try Self.run(["check", "scenarios/strict.yaml"])
+        #expect(good.status == 0)
+        #expect(good.output.contains("OK"))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).yaml").path
+        try "environment: sandbox\ndevices:\n  - token: abc\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bad = try Self.run(["check", path])
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains("\(path):3:"), "\(bad.errors)")
+        #expect(bad.errors.contains("devices[0].token"), "\(bad.errors)")
+    }
+
+    @Test("refuses to serve a bad scenario file, naming the problem")
+    func serveBadScenario() throws {
+        let result = try Self.run(["serve", "--scenario", "/nonexistent/world.yaml"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("/nonexistent/world.yaml"), "\(result.errors)")
+    }
+
+    @Test("serves, prints where and what to trust, answers the printed curl, and stops cleanly on SIGTERM")
+    func serveAndStop() async throws {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["serve", "--port", "0", "--journal", journal, "--log-level", "warning"]
+        process.currentDirectoryURL = AuthTestFiles.packageRoot
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        var banner = ""
+        while !banner.contains("\nready") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(banner.contains("environment sandbox"))
+        #expect(banner.contains("trust this CA           certs/ca.pem"))
+        let urlLine = try #require(banner.split(separator: "\n").first { $0.contains("https://127.0.0.1:") && $0.contains("/3/device/") })
+        let url = urlLine.trimmingCharacters(in: .whitespaces)
+        let tokenLine = try #require(banner.split(separator: "\n").first { $0.contains("authorization: bearer ") })
+        let jwt = tokenLine.components(separatedBy: "bearer ")[1].prefix { $0 != "'" }
+
+        let result = try Curl.run([
+            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert", Curl.caFile,
+            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "authorization: bearer \(jwt)",
+            "-d", #"{"aps":{"alert":"hi"}}"#, url,
+        ])
+        #expect(result.1 == "200", "\(result.2)")
+
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import MockAPNs
+
+@Suite("Journal")
+struct JournalTests {
+    static func record(_ token: String) -> JournalRecord {
+        JournalRecord(
+            sequence: 0, receivedAt: Date(timeIntervalSince1970: 1_800_000_000), answeredAt: nil, connectionID: 1,
+            remoteAddress: "127.0.0.1:1", streamID: 1, method: "POST", path: "/3/device/\(token)", authority: nil,
+            token: token, headers: [APNsHeader("apns-topic", "com.example.app")], payload: Array(#"{"aps":{}}"#.utf8),
+            pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "accepted",
+            explanation: "", notes: [], auth: nil, response: .success(apnsID: "A", uniqueID: nil), fault: nil)
+    }
+
+    @Test("numbers records in order and keeps the newest when over capacity, counting the dropped")
+    func capacity() throws {
+        let journal = try Journal(capacity: 3)
+        for i in 1...5 { journal.append(Self.record("\(i)")) }
+        let records = journal.records()
+        #expect(records.map(\.token) == ["3", "4", "5"])
+        #expect(records.map(\.sequence) == [3, 4, 5])
+        #expect(journal.droppedCount == 2)
+        #expect(journal.totalCount == 5)
+        journal.clear()
+        #expect(journal.count == 0)
+        #expect(journal.append(Self.record("6")).sequence == 6)
+    }
+
+    @Test("appends one JSON line per record to the journal file as it happens")
+    func file() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await withTestServer(journalFile: path) { server in
+            for token in [EndToEndTests.device, "xyz"] {
+                _ = try Curl.request(
+                    port: server.port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
+                    body: EndToEndTests.alert)
+            }
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 2)
+            let first = try JSONParser.parse(String(lines[0]))
+            let second = try JSONParser.parse(String(lines[1]))
+            #expect(first["sequence"] == 1)
+            #expect(first["accepted"] == true)
+            #expect(first["payloadJSON"]?.value(atPath: "aps.alert.title") == "Order ready")
+            #expect(first["response"]?["status"] == 200)
+            #expect(second["reason"] == "BadDeviceToken")
+            #expect(second["response"]?["body"] == #"{"reason":"BadDeviceToken"}"#)
+        }
+    }
+
+    @Test("tells observers about every record")
+    func observers() throws {
+        let journal = try Journal(capacity: 10)
+        let seen = LockedCounter()
+        let id = journal.addObserver { _ in seen.increment() }
+        journal.append(Self.record("1"))
+        journal.removeObserver(id)
+        journal.append(Self.record("2"))
+        #expect(seen.value == 1)
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
