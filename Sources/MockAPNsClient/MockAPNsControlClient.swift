@@ -23,13 +23,25 @@ public struct MockAPNsControlClient: MockAPNsControl {
     public let url: String
     /// The bearer token sent with every request, if the server was started with `--control-token`.
     public let token: String?
-    /// The HTTP client used; `HTTPClient.shared` unless one was given.
+    /// The HTTP client used; `defaultHTTPClient` unless one was given.
     public let httpClient: HTTPClient
     /// How long an ordinary call may take.
     public var requestTimeout: Duration = .seconds(10)
 
+    /// The HTTP client shared by clients given none: fails at once when nothing listens at the URL.
+    ///
+    /// AsyncHTTPClient's shared client retries a refused connection until the request's deadline; for a control
+    /// API that is either running on this machine or not, "is the server running?" should come in milliseconds.
+    /// Lives as long as the process, like `HTTPClient.shared`.
+    public static let defaultHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     /// A client for the control API at `url`.
-    public init(url: String, token: String? = nil, httpClient: HTTPClient = .shared) {
+    public init(url: String, token: String? = nil, httpClient: HTTPClient = MockAPNsControlClient.defaultHTTPClient) {
         self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.token = token
         self.httpClient = httpClient

@@ -39,8 +39,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Records kept in memory before the oldest are dropped. Default: 100000.")
     var journalCapacity: Int?
 
-    @Option(name: .long, help: "Control API port (HTTP/1.1 + JSON; 0 picks a free one). Default: 2190.")
-    var controlPort: Int = ControlRoutes.defaultPort
+    @Option(
+        name: .long,
+        help: "Control API port (HTTP/1.1 + JSON; 0 picks a free one). Default: 2190, or a free one with --port 0.")
+    var controlPort: Int?
 
     @Option(name: .long, help: "Control API address. Default: 127.0.0.1 (only this machine can steer the mock).")
     var controlHost: String = "127.0.0.1"
@@ -59,7 +61,7 @@ struct Serve: AsyncParsableCommand {
         if let cleartextPort, !(0...65_535).contains(cleartextPort) {
             throw ValidationError("--cleartext-port must be 0 to 65535, got \(cleartextPort)")
         }
-        if !(0...65_535).contains(controlPort) {
+        if let controlPort, !(0...65_535).contains(controlPort) {
             throw ValidationError("--control-port must be 0 to 65535, got \(controlPort)")
         }
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
@@ -114,6 +116,8 @@ struct Serve: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: MockAPNsService(server: server))]
         var controlAPI: MockAPNsControlAPI?
         if !noControl {
+            // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
+            let controlPort = controlPort ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
             do {
                 controlAPI = try await MockAPNsControlAPI.start(
                     server: server, host: controlHost, port: controlPort, token: controlToken, logger: logger)
