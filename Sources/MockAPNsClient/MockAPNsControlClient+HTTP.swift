@@ -45,7 +45,8 @@ extension MockAPNsControlClient {
             response = try await httpClient.execute(request, timeout: .milliseconds(Self.milliseconds(limit)))
         } catch {
             throw MockAPNsControlError(
-                status: 503, "cannot reach the mock-apns control API at \(url): \(error); is `mock-apns serve` running?")
+                status: 503, "cannot reach the mock-apns control API at \(url): \(error); is `mock-apns serve` running?"
+            )
         }
         let buffer = try await response.body.collect(upTo: Self.maximumAnswerSize)
         let text = String(buffer: buffer)
@@ -63,7 +64,8 @@ extension MockAPNsControlClient {
         let message = json?["error"]?.stringValue ?? (text.isEmpty ? "HTTP \(status)" : text)
         if status == 422, let json, let detail = json["message"]?.stringValue {
             return ScenarioError(
-                line: json["line"]?.unsignedValue.map { Int($0) }, column: json["column"]?.unsignedValue.map { Int($0) },
+                line: json["line"]?.unsignedValue.map { Int($0) },
+                column: json["column"]?.unsignedValue.map { Int($0) },
                 field: json["field"]?.stringValue ?? "", message: detail)
         }
         return MockAPNsControlError(status: status, message)

@@ -18,7 +18,8 @@ extension MockAPNsControlClient {
                     guard response.status.code == 200 else {
                         let body = try await response.body.collect(upTo: 1 << 20)
                         let text = String(buffer: body)
-                        throw Self.error(status: Int(response.status.code), json: try? JSONParser.parse(text), text: text)
+                        throw Self.error(
+                            status: Int(response.status.code), json: try? JSONParser.parse(text), text: text)
                     }
                     var parser = ServerSentEventParser()
                     for try await chunk in response.body {
@@ -34,8 +35,9 @@ extension MockAPNsControlClient {
                 } catch let error as MockAPNsControlError {
                     continuation.finish(throwing: error)
                 } catch {
-                    continuation.finish(throwing: MockAPNsControlError(
-                        status: 503, "the stream from \(url) failed: \(error)"))
+                    continuation.finish(
+                        throwing: MockAPNsControlError(
+                            status: 503, "the stream from \(url) failed: \(error)"))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -153,7 +153,8 @@ public struct MockAPNsControlClient: MockAPNsControl {
 
     static func unreadable(_ what: String) -> MockAPNsControlError {
         MockAPNsControlError(
-            status: 502, "the control API answered a \(what) this client cannot read; are client and server the same version?")
+            status: 502,
+            "the control API answered a \(what) this client cannot read; are client and server the same version?")
     }
 
     static func pathComponent(_ text: String) -> String {

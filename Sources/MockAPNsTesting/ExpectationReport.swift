@@ -55,7 +55,8 @@ public struct ExpectationReport: Sendable {
                 "expected \(expectedCount) push(es) matching \(what) within \(ControlDuration.text(timeout)); "
                     + "\(matched.count) arrived")
             if hasPredicate, matchedFilters.count > matched.count {
-                lines.append("\(matchedFilters.count - matched.count) matched the filters but not the where: condition:")
+                lines.append(
+                    "\(matchedFilters.count - matched.count) matched the filters but not the where: condition:")
                 lines += matchedFilters.filter { record in !matched.contains { $0.sequence == record.sequence } }
                     .suffix(Self.receivedLimit).map { "  \($0.summaryLine)" }
             }

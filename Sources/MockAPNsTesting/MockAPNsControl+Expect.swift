@@ -23,7 +23,8 @@ extension MockAPNsControl {
         var query = query
         if let token { query.token = token.lowercased() }
         guard count >= 1 else {
-            throw MockAPNsExpectationFailure(message: "expectPush needs a count of at least 1; use expectNoPush for none")
+            throw MockAPNsExpectationFailure(
+                message: "expectPush needs a count of at least 1; use expectNoPush for none")
         }
         let deadline = ContinuousClock.now + timeout
         var needed = count

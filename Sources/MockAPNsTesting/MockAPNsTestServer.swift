@@ -27,7 +27,9 @@ public struct MockAPNsTestServer: MockAPNsControl {
     /// The journal records that match `query`, oldest first.
     public func requests(_ query: RequestQuery) async throws -> [JournalRecord] { try await server.requests(query) }
     /// The record with sequence number `sequence`, or `nil`.
-    public func request(sequence: UInt64) async throws -> JournalRecord? { try await server.request(sequence: sequence) }
+    public func request(sequence: UInt64) async throws -> JournalRecord? {
+        try await server.request(sequence: sequence)
+    }
     /// Waits until `count` records match `query` or `timeout` passes.
     public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
         -> RequestWaitResult
@@ -39,11 +41,15 @@ public struct MockAPNsTestServer: MockAPNsControl {
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot { try await server.scenario() }
     /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
-    public func loadScenario(yaml: String) async throws -> ScenarioSnapshot { try await server.loadScenario(yaml: yaml) }
+    public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
+        try await server.loadScenario(yaml: yaml)
+    }
     /// Adds devices, or replaces those with the same token.
     public func addDevices(_ devices: [Device]) async throws { try await server.addDevices(devices) }
     /// Marks `token` unregistered from now on (410 Unregistered).
-    public func unregisterDevice(token: String) async throws -> Device { try await server.unregisterDevice(token: token) }
+    public func unregisterDevice(token: String) async throws -> Device {
+        try await server.unregisterDevice(token: token)
+    }
     /// Removes `token` from the world.
     public func removeDevice(token: String) async throws { try await server.removeDevice(token: token) }
     /// Adds scripted rules after the existing ones.

@@ -4,7 +4,8 @@ import MockAPNs
 /// `mock-apns reset`: clears a running server's journal and puts its world and rules back as loaded.
 struct Reset: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Reset a running mock-apns: clear the journal, drop run-time devices and rules, restart rule counters.")
+        abstract:
+            "Reset a running mock-apns: clear the journal, drop run-time devices and rules, restart rule counters.")
 
     @OptionGroup var control: ControlOptions
 

@@ -24,7 +24,9 @@ struct ControlHandlers: Sendable {
         router.post("/v1/devices/{token}/unregister") { _, context in
             try await self.unregister(context.parameters.get("token") ?? "")
         }
-        router.delete("/v1/devices/{token}") { _, context in try await self.remove(context.parameters.get("token") ?? "") }
+        router.delete("/v1/devices/{token}") { _, context in
+            try await self.remove(context.parameters.get("token") ?? "")
+        }
         router.post("/v1/rules") { request, _ in try await self.addRules(request) }
         router.delete("/v1/rules") { _, _ in try await self.clearRules() }
         router.get("/v1/stats") { _, _ in ControlResponse.json(try await self.server.stats().json) }
@@ -128,7 +130,8 @@ struct ControlHandlers: Sendable {
     }
 
     private func addRules(_ request: Request) async throws -> Response {
-        let rules = try ScenarioLoader.parseRules(yaml: try await Self.bodyText(request), now: server.engine.clock.now())
+        let rules = try ScenarioLoader.parseRules(
+            yaml: try await Self.bodyText(request), now: server.engine.clock.now())
         try await server.addRules(rules)
         return ControlResponse.json(["rules": .array(server.engine.rules.rules.map(\.scenarioJSON))], status: 201)
     }
@@ -143,16 +146,35 @@ struct ControlHandlers: Sendable {
         var text = requestMetrics.prometheusText()
         let journal = server.journal
         let gauges: [(name: String, type: String, help: String, value: String)] = [
-            ("mock_apns_open_connections", "gauge", "HTTP/2 connections open now.", String(server.metrics.openConnections)),
-            ("mock_apns_connections_total", "counter", "Connections accepted since start.", String(server.metrics.totalConnections)),
-            ("mock_apns_tls_handshake_failures_total", "counter", "TLS handshakes that failed.", String(server.metrics.failedHandshakes)),
+            (
+                "mock_apns_open_connections", "gauge", "HTTP/2 connections open now.",
+                String(server.metrics.openConnections)
+            ),
+            (
+                "mock_apns_connections_total", "counter", "Connections accepted since start.",
+                String(server.metrics.totalConnections)
+            ),
+            (
+                "mock_apns_tls_handshake_failures_total", "counter", "TLS handshakes that failed.",
+                String(server.metrics.failedHandshakes)
+            ),
             ("mock_apns_journal_records", "gauge", "Records in the journal now.", String(journal.count)),
-            ("mock_apns_journal_capacity", "gauge", "Records the journal keeps before dropping the oldest.", String(journal.capacity)),
-            ("mock_apns_journal_dropped", "gauge", "Records dropped for capacity since the last clear.", String(journal.droppedCount)),
-            ("mock_apns_journal_recorded_total", "counter", "Requests recorded since start.", String(journal.totalCount)),
+            (
+                "mock_apns_journal_capacity", "gauge", "Records the journal keeps before dropping the oldest.",
+                String(journal.capacity)
+            ),
+            (
+                "mock_apns_journal_dropped", "gauge", "Records dropped for capacity since the last clear.",
+                String(journal.droppedCount)
+            ),
+            (
+                "mock_apns_journal_recorded_total", "counter", "Requests recorded since start.",
+                String(journal.totalCount)
+            ),
         ]
         for gauge in gauges {
-            text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n\(gauge.name) \(gauge.value)\n"
+            text +=
+                "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n\(gauge.name) \(gauge.value)\n"
         }
         return ControlResponse.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -98,7 +98,8 @@ public final class MockAPNsControlAPI: Sendable {
             server.journal.removeObserver(observer)
             let error = failure.withLockedValue { $0 }
             throw MockAPNsControlError(
-                status: 500, "cannot start the control API on \(host):\(port): \(error.map { "\($0)" } ?? "it stopped")")
+                status: 500, "cannot start the control API on \(host):\(port): \(error.map { "\($0)" } ?? "it stopped")"
+            )
         }
         return MockAPNsControlAPI(
             port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests,

@@ -64,7 +64,10 @@ extension MockAPNsStats {
             ("byPushType", counts(byPushType)),
             ("byTopic", counts(byTopic)),
             ("byConnection", counts(byConnection)),
-            ("connections", .object([("open", .number(String(openConnections))), ("total", .number(String(totalConnections)))])),
+            (
+                "connections",
+                .object([("open", .number(String(openConnections))), ("total", .number(String(totalConnections)))])
+            ),
         ])
     }
 

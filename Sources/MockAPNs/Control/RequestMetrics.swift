@@ -46,12 +46,16 @@ final class RequestMetrics: Sendable {
     func prometheusText() -> String {
         let snapshot = state.withLockedValue { $0 }
         var out = ""
-        out += "# HELP mock_apns_requests_total Requests answered, by HTTP status and reason (status \"none\": no answer).\n"
+        out += "# HELP mock_apns_requests_total Requests answered, by HTTP status and reason"
+        out += " (status \"none\": no answer).\n"
         out += "# TYPE mock_apns_requests_total counter\n"
-        let rows = snapshot.answers.map { (status: $0.key.status.map(String.init) ?? "none", reason: $0.key.reason ?? "", count: $0.value) }
-            .sorted { ($0.status, $0.reason) < ($1.status, $1.reason) }
+        let rows = snapshot.answers.map {
+            (status: $0.key.status.map(String.init) ?? "none", reason: $0.key.reason ?? "", count: $0.value)
+        }
+        .sorted { ($0.status, $0.reason) < ($1.status, $1.reason) }
         for row in rows {
-            out += "mock_apns_requests_total{status=\"\(row.status)\",reason=\"\(Self.escape(row.reason))\"} \(row.count)\n"
+            let labels = "status=\"\(row.status)\",reason=\"\(Self.escape(row.reason))\""
+            out += "mock_apns_requests_total{\(labels)} \(row.count)\n"
         }
         out += "# HELP mock_apns_request_duration_seconds Time from a request's arrival to its answer.\n"
         out += "# TYPE mock_apns_request_duration_seconds histogram\n"

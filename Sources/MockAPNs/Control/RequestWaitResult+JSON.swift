@@ -49,7 +49,8 @@ extension RequestWaitResult {
 
     /// One line: what was waited for, what was found, and the nearest miss.
     public func failureSummary(query: RequestQuery, timeout: Duration) -> String {
-        var text = "timed out after \(ControlDuration.text(timeout)) waiting for \(count) request(s) matching \(query.summary); found \(records.count)"
+        var text = "timed out after \(ControlDuration.text(timeout)) waiting for \(count) request(s) matching "
+        text += "\(query.summary); found \(records.count)"
         if let nearest = nearMisses.first {
             text += "; nearest miss: \(nearest.summary)"
         }

@@ -29,7 +29,9 @@ extension JournalRecord {
             let alert = aps["alert"]
             let parts = ["title", "subtitle", "body"].compactMap { key in alert?[key]?.stringValue.map { "\"\($0)\"" } }
             if !parts.isEmpty { return parts.joined(separator: " / ") }
-            if let key = alert?["loc-key"]?.stringValue ?? alert?["title-loc-key"]?.stringValue { return "loc-key \(key)" }
+            if let key = alert?["loc-key"]?.stringValue ?? alert?["title-loc-key"]?.stringValue {
+                return "loc-key \(key)"
+            }
             return "(alert)"
         default:
             if aps["content-available"] != nil { return "(content-available)" }

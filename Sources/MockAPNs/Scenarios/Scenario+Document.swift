@@ -29,10 +29,12 @@ extension ScriptedRule {
         if let topic = match.topic { matchMembers.append(("topic", .string(topic))) }
         if let pushType = match.pushType { matchMembers.append(("pushType", .string(pushType))) }
         if !match.headers.isEmpty {
-            matchMembers.append(("headers", .object(match.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+            matchMembers.append(
+                ("headers", .object(match.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
         }
         if !match.payload.isEmpty {
-            matchMembers.append(("payload", .object(match.payload.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+            matchMembers.append(
+                ("payload", .object(match.payload.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         }
         if !matchMembers.isEmpty { members.append(("match", .object(matchMembers))) }
         if let nth { members.append(("nth", .number(String(nth)))) }

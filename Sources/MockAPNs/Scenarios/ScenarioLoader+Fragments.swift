@@ -7,7 +7,8 @@ extension ScenarioLoader {
     /// Errors name the line, column and field (`rules[0].respond.status`) as for a scenario file.
     public static func parseRules(yaml: String, now: Date = Date()) throws(ScenarioError) -> [ScriptedRule] {
         let reader = Reader(file: nil, baseDirectory: FileManager.default.currentDirectoryPath, now: now)
-        return try reader.rules(try fragment(yaml, section: "rules", example: "{\"respond\": {\"reason\": \"Unregistered\"}}"))
+        return try reader.rules(
+            try fragment(yaml, section: "rules", example: "{\"respond\": {\"reason\": \"Unregistered\"}}"))
     }
 
     /// Parses devices written as in a scenario's `devices:` list: a list of devices, or one device mapping.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MockAPNs
 
 /// The control API over real sockets with curl (HTTP/1.1), pushes sent with curl over HTTP/2 and TLS.
@@ -20,7 +21,8 @@ struct ControlAPITests {
             let byToken = try ControlCurl.call("GET", control, "/v1/requests?token=\(Self.other.uppercased())")
             #expect(byToken.json?["count"] == 1)
             #expect(byToken.json?["records"]?.arrayValue?.first?["topic"] == "com.example.other")
-            let byTopicAndStatus = try ControlCurl.call("GET", control, "/v1/requests?topic=com.example.app&status=200&accepted=true")
+            let byTopicAndStatus = try ControlCurl.call(
+                "GET", control, "/v1/requests?topic=com.example.app&status=200&accepted=true")
             #expect(byTopicAndStatus.json?["count"] == 1)
             let since = try ControlCurl.call("GET", control, "/v1/requests?since=1")
             #expect(since.json?["records"]?.arrayValue?.first?["sequence"] == 2)
@@ -34,7 +36,9 @@ struct ControlAPITests {
             #expect(reset.status == 200)
             #expect(try ControlCurl.call("GET", control, "/v1/requests").json?["count"] == 0)
             try sendPush(server)
-            #expect(try ControlCurl.call("GET", control, "/v1/requests").json?["records"]?.arrayValue?.first?["sequence"] == 3)
+            #expect(
+                try ControlCurl.call("GET", control, "/v1/requests").json?["records"]?.arrayValue?.first?["sequence"]
+                    == 3)
             #expect(try ControlCurl.call("DELETE", control, "/v1/requests").json?["cleared"] == 1)
             #expect(server.journal.count == 0)
         }
@@ -44,7 +48,8 @@ struct ControlAPITests {
     func waitAnswersPromptly() async throws {
         try await withControlServer { server, control in
             let waiting = Task { () -> (ControlCurl.Answer, ContinuousClock.Instant) in
-                let answer = try ControlCurl.call("GET", control, "/v1/requests/wait?token=\(Self.device)&count=2&timeout=10s")
+                let answer = try ControlCurl.call(
+                    "GET", control, "/v1/requests/wait?token=\(Self.device)&count=2&timeout=10s")
                 return (answer, ContinuousClock.now)
             }
             try await Task.sleep(for: .milliseconds(300))
@@ -105,15 +110,25 @@ struct ControlAPITests {
             ("POST", "/v1/devices/nothex/unregister", nil, 400, "not a device token"),
             ("DELETE", "/v1/devices/\(Self.other)", nil, 404, "no device"),
             ("POST", "/v1/rules", "{\"respond\": {\"status\": 999}}", 422, "rules[0].respond.status"),
-            ("POST", "/v1/rules", "[{\"name\": \"block\", \"respond\": {\"reason\": \"Unregistered\"}}]", 409, "already exists"),
-            ("POST", "/v1/rules", "{\"match\": {\"tokn\": \"ab\"}, \"respond\": {\"reason\": \"InternalServerError\"}}", 422, "tokn"),
+            (
+                "POST", "/v1/rules", "[{\"name\": \"block\", \"respond\": {\"reason\": \"Unregistered\"}}]", 409,
+                "already exists"
+            ),
+            (
+                "POST", "/v1/rules",
+                "{\"match\": {\"tokn\": \"ab\"}, \"respond\": {\"reason\": \"InternalServerError\"}}", 422, "tokn"
+            ),
             ("PUT", "/v1/scenario", "mode: sloppy\n", 422, "mode"),
             ("PUT", "/v1/scenario", "", 400, "the body is empty"),
             ("GET", "/v1/nothing", nil, 404, "the routes are"),
         ] as [(String, String, String?, Int, String)])
     func refusesBadInput(method: String, path: String, body: String?, status: Int, message: String) async throws {
         var scenario = Scenario.embeddedDefault(port: 0)
-        scenario.rules = [ScriptedRule(name: "block", match: RuleMatch(token: "abab"), action: .respond(status: 410, reason: "Unregistered", timestamp: nil, delay: nil))]
+        scenario.rules = [
+            ScriptedRule(
+                name: "block", match: RuleMatch(token: "abab"),
+                action: .respond(status: 410, reason: "Unregistered", timestamp: nil, delay: nil))
+        ]
         scenario.world.devices[Self.device] = Device(token: Self.device)
         try await withControlServer(scenario: scenario) { server, control in
             try sendPush(server)
@@ -162,7 +177,8 @@ struct ControlAPITests {
     @Test("an unregistered device answers 410 Unregistered from the next push on; DELETE removes it")
     func devicesAndUnregister() async throws {
         try await withControlServer { server, control in
-            let added = try ControlCurl.call("POST", control, "/v1/devices", body: "{\"token\": \"\(Self.device)\", \"app\": \"com.example.app\"}")
+            let added = try ControlCurl.call(
+                "POST", control, "/v1/devices", body: "{\"token\": \"\(Self.device)\", \"app\": \"com.example.app\"}")
             #expect(added.status == 201)
             #expect(try sendPush(server) == 200)
             let unregistered = try ControlCurl.call("POST", control, "/v1/devices/\(Self.device)/unregister")
@@ -241,8 +257,12 @@ struct ControlAPITests {
             let missing = try ControlCurl.call("GET", control, "/v1/requests")
             #expect(missing.status == 401)
             #expect(missing.error?.contains("--control-token") == true)
-            #expect(try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer nope"]).status == 401)
-            #expect(try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer s3cret"]).status == 200)
+            #expect(
+                try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer nope"]).status
+                    == 401)
+            #expect(
+                try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer s3cret"]).status
+                    == 200)
             #expect(try ControlCurl.call("GET", control, "/healthz").status == 200)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MockAPNsClient
 import MockAPNsTesting
 import Testing
+
 @testable import MockAPNs
 
 /// The second implementation of `MockAPNsControl`: the Swift HTTP client against a real control API.
@@ -19,7 +20,9 @@ struct ControlClientTests {
             try await client.reset()
             #expect(try await client.requests(RequestQuery()).isEmpty)
 
-            let waiting = Task { try await client.waitForRequests(RequestQuery(token: Self.device), count: 1, timeout: .seconds(5)) }
+            let waiting = Task {
+                try await client.waitForRequests(RequestQuery(token: Self.device), count: 1, timeout: .seconds(5))
+            }
             try await Task.sleep(for: .milliseconds(200))
             try sendPush(server)
             let result = try await waiting.value
@@ -38,7 +41,11 @@ struct ControlClientTests {
             let missed = try await client.waitForRequests(
                 RequestQuery(token: Self.other, topic: "com.example.app"), count: 1, timeout: .milliseconds(200))
             #expect(!missed.satisfied)
-            #expect(missed.nearMisses.map(\.summary) == ["#3 differs in topic: expected com.example.app, got com.example.other", "#2 differs in token: expected \(Self.other), got \(Self.device)"])
+            #expect(
+                missed.nearMisses.map(\.summary) == [
+                    "#3 differs in topic: expected com.example.app, got com.example.other",
+                    "#2 differs in token: expected \(Self.other), got \(Self.device)",
+                ])
 
             let stats = try await client.stats()
             #expect(stats.records == 2)

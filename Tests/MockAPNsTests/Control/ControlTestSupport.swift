@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 @testable import MockAPNs
 
 /// Starts a server and its control API on free ports for one test, and always stops both.
@@ -44,7 +45,8 @@ enum ControlCurl {
         if let body { arguments += ["--data-binary", body] }
         arguments.append(control.url + path)
         let (exit, output, errors) = try Curl.run(arguments)
-        guard exit == 0, let newline = output.lastIndex(of: "\n"), let status = Int(output[output.index(after: newline)...])
+        guard exit == 0, let newline = output.lastIndex(of: "\n"),
+            let status = Int(output[output.index(after: newline)...])
         else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
         return Answer(status: status, text: String(output[..<newline]))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MockAPNs
 
 /// `mock-apns requests` and `mock-apns reset` run as a person runs them, against a real control API.
@@ -9,14 +10,17 @@ struct InspectionCLITests {
     func requestsAndReset() async throws {
         try await withControlServer { server, control in
             try sendPush(server)
-            try sendPush(server, to: ControlAPITests.other, pushType: "liveactivity",
-                         body: #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#)
+            try sendPush(
+                server, to: ControlAPITests.other, pushType: "liveactivity",
+                body: #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#)
             let table = try CLITests.run(["requests", "--control", control.url])
             #expect(table.status == 0, "\(table.errors)")
             let lines = table.output.split(separator: "\n")
             #expect(lines.first?.hasPrefix("SEQ    TIME") == true)
             #expect(lines.count == 3)
-            #expect(lines[1].contains("012345…abcdef") && lines[1].contains("\"Order ready\" / \"Your food is on its way\""))
+            #expect(
+                lines[1].contains("012345…abcdef") && lines[1].contains("\"Order ready\" / \"Your food is on its way\"")
+            )
             #expect(lines[2].contains("liveactivity") && lines[2].contains("event update {\"eta\":5}"))
             #expect(!table.output.contains("\u{1B}["))  // not a terminal: no colour
 

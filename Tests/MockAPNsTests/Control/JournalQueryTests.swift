@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import MockAPNs
 
 /// Queries, near misses, incremental stats and waits over a journal, without sockets.
 @Suite("Journal queries")
 struct JournalQueryTests {
-    static func record(token: String = "aa", topic: String = "com.example.app", status: Int = 200, reason: String? = nil)
+    static func record(
+        token: String = "aa", topic: String = "com.example.app", status: Int = 200, reason: String? = nil
+    )
         -> JournalRecord
     {
         JournalRecord(
@@ -52,17 +55,20 @@ struct JournalQueryTests {
         journal.append(Self.record(token: "bb"))
         journal.append(Self.record(topic: "com.example.other"))
         let misses = journal.nearMisses(for: RequestQuery(token: "aa", topic: "com.example.app"))
-        #expect(misses.map(\.summary) == [
-            "#3 differs in topic: expected com.example.app, got com.example.other",
-            "#2 differs in token: expected aa, got bb",
-        ])
+        #expect(
+            misses.map(\.summary) == [
+                "#3 differs in topic: expected com.example.app, got com.example.other",
+                "#2 differs in token: expected aa, got bb",
+            ])
     }
 
     @Test("a wait resumes when the matching record is appended, and times out with what it found")
     func wait() async throws {
         let journal = try Journal(capacity: 10)
         journal.append(Self.record())
-        let waiting = Task { await journal.waitForRecords(matching: RequestQuery(token: "aa"), count: 2, timeout: .seconds(5)) }
+        let waiting = Task {
+            await journal.waitForRecords(matching: RequestQuery(token: "aa"), count: 2, timeout: .seconds(5))
+        }
         try await Task.sleep(for: .milliseconds(50))
         let appended = ContinuousClock.now
         journal.append(Self.record())
@@ -70,7 +76,8 @@ struct JournalQueryTests {
         #expect(ContinuousClock.now - appended < .milliseconds(100))
         #expect(result.satisfied)
         #expect(result.records.map(\.sequence) == [1, 2])
-        let timedOut = await journal.waitForRecords(matching: RequestQuery(token: "cc"), count: 1, timeout: .milliseconds(50))
+        let timedOut = await journal.waitForRecords(
+            matching: RequestQuery(token: "cc"), count: 1, timeout: .milliseconds(50))
         #expect(!timedOut.satisfied)
         #expect(timedOut.nearMisses.count == 2)
     }
@@ -83,7 +90,11 @@ struct JournalQueryTests {
         #expect(query == RequestQuery(token: "abab", status: 410, accepted: false, since: 3))
         #expect(extra == ["timeout": "2s"])
         #expect(try RequestQuery.parse(query.parameters).query == query)
-        #expect(throws: MockAPNsControlError.badRequest("unknown filter 'device'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, since, limit")) {
+        #expect(
+            throws: MockAPNsControlError.badRequest(
+                "unknown filter 'device'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, since, limit"
+            )
+        ) {
             try RequestQuery.parse([("device", "ab")])
         }
         #expect(try ControlDuration.parse("1.5s") == .milliseconds(1500))

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
-@testable import MockAPNs
 import MockAPNsTesting
 import NIOCore
 import NIOSSL
 import Testing
+
+@testable import MockAPNs
 
 /// `MockAPNsTesting` as a Swift provider's test uses it, with AsyncHTTPClient as the real HTTP/2 provider.
 @Suite("MockAPNsTesting", .serialized)
@@ -64,8 +65,12 @@ struct TestingLibraryTests {
                 Issue.record("the expectation passed")
             } catch let failure as MockAPNsExpectationFailure {
                 #expect(failure.message.contains("expected 1 push(es) matching token=\(other) within 200ms; 0 arrived"))
-                #expect(failure.message.contains("received:\n  #1 alert com.example.app → 012345…abcdef: 200 \"Hello\" / \"Hi\""))
-                #expect(failure.message.contains("nearest misses:\n  #1 differs in token: expected \(other), got \(Self.device)"))
+                #expect(
+                    failure.message.contains(
+                        "received:\n  #1 alert com.example.app → 012345…abcdef: 200 \"Hello\" / \"Hi\""))
+                #expect(
+                    failure.message.contains(
+                        "nearest misses:\n  #1 differs in token: expected \(other), got \(Self.device)"))
             }
             try await withKnownIssue("shows how the failure reads in a test report") {
                 try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1)) { record in
