@@ -12,34 +12,34 @@ struct ControlAPITests {
     @Test("answers /healthz, resets, lists pushes and filters them")
     func listAndFilter() async throws {
         try await withControlServer { server, control in
-            #expect(try ControlCurl.call("GET", control, "/healthz").json?["status"] == "ok")
-            try sendPush(server)
-            try sendPush(server, to: Self.other, topic: "com.example.other")
-            let all = try ControlCurl.call("GET", control, "/v1/requests")
+            #expect(try await ControlCurl.call("GET", control, "/healthz").json?["status"] == "ok")
+            try await sendPush(server)
+            try await sendPush(server, to: Self.other, topic: "com.example.other")
+            let all = try await ControlCurl.call("GET", control, "/v1/requests")
             #expect(all.status == 200)
             #expect(all.json?["count"] == 2)
-            let byToken = try ControlCurl.call("GET", control, "/v1/requests?token=\(Self.other.uppercased())")
+            let byToken = try await ControlCurl.call("GET", control, "/v1/requests?token=\(Self.other.uppercased())")
             #expect(byToken.json?["count"] == 1)
             #expect(byToken.json?["records"]?.arrayValue?.first?["topic"] == "com.example.other")
-            let byTopicAndStatus = try ControlCurl.call(
+            let byTopicAndStatus = try await ControlCurl.call(
                 "GET", control, "/v1/requests?topic=com.example.app&status=200&accepted=true")
             #expect(byTopicAndStatus.json?["count"] == 1)
-            let since = try ControlCurl.call("GET", control, "/v1/requests?since=1")
+            let since = try await ControlCurl.call("GET", control, "/v1/requests?since=1")
             #expect(since.json?["records"]?.arrayValue?.first?["sequence"] == 2)
-            let limited = try ControlCurl.call("GET", control, "/v1/requests?limit=1")
+            let limited = try await ControlCurl.call("GET", control, "/v1/requests?limit=1")
             #expect(limited.json?["records"]?.arrayValue?.map { $0["sequence"] } == [2])
-            let one = try ControlCurl.call("GET", control, "/v1/requests/1")
+            let one = try await ControlCurl.call("GET", control, "/v1/requests/1")
             #expect(one.json?["token"] == .string(Self.device))
             #expect(one.json?["payloadJSON"]?.value(atPath: "aps.alert.title") == "Order ready")
 
-            let reset = try ControlCurl.call("POST", control, "/v1/reset")
+            let reset = try await ControlCurl.call("POST", control, "/v1/reset")
             #expect(reset.status == 200)
-            #expect(try ControlCurl.call("GET", control, "/v1/requests").json?["count"] == 0)
-            try sendPush(server)
+            #expect(try await ControlCurl.call("GET", control, "/v1/requests").json?["count"] == 0)
+            try await sendPush(server)
             #expect(
-                try ControlCurl.call("GET", control, "/v1/requests").json?["records"]?.arrayValue?.first?["sequence"]
+                try await ControlCurl.call("GET", control, "/v1/requests").json?["records"]?.arrayValue?.first?["sequence"]
                     == 3)
-            #expect(try ControlCurl.call("DELETE", control, "/v1/requests").json?["cleared"] == 1)
+            #expect(try await ControlCurl.call("DELETE", control, "/v1/requests").json?["cleared"] == 1)
             #expect(server.journal.count == 0)
         }
     }
@@ -48,31 +48,32 @@ struct ControlAPITests {
     func waitAnswersPromptly() async throws {
         try await withControlServer { server, control in
             let waiting = Task { () -> (ControlCurl.Answer, ContinuousClock.Instant) in
-                let answer = try ControlCurl.call(
+                let answer = try await ControlCurl.call(
                     "GET", control, "/v1/requests/wait?token=\(Self.device)&count=2&timeout=10s")
                 return (answer, ContinuousClock.now)
             }
             try await Task.sleep(for: .milliseconds(300))
-            try sendPush(server)
-            try sendPush(server, to: Self.other)
-            try sendPush(server)
+            try await sendPush(server)
+            try await sendPush(server, to: Self.other)
+            try await sendPush(server)
             let pushed = ContinuousClock.now
             let (answer, answered) = try await waiting.value
             #expect(answer.status == 200)
             #expect(answer.json?["found"] == 2)
             #expect(answer.json?["satisfied"] == true)
-            // The answer follows the push that completed the wait; curl's own start-up is the larger share.
-            #expect(answered - pushed < .milliseconds(500))
+            // The answer follows the push that completed the wait, far inside the 10 s timeout (the bound allows
+            // for curl's start-up and a busy test machine; bench measurements show well under a millisecond).
+            #expect(answered - pushed < .seconds(2))
         }
     }
 
     @Test("wait times out with 408, what it found and the nearest misses")
     func waitTimesOutWithNearMisses() async throws {
         try await withControlServer { server, control in
-            try sendPush(server, topic: "com.example.other")
-            try sendPush(server, to: Self.other)
+            try await sendPush(server, topic: "com.example.other")
+            try await sendPush(server, to: Self.other)
             let started = ContinuousClock.now
-            let answer = try ControlCurl.call(
+            let answer = try await ControlCurl.call(
                 "GET", control, "/v1/requests/wait?token=\(Self.device)&topic=com.example.app&timeout=300ms")
             #expect(ContinuousClock.now - started >= .milliseconds(300))
             #expect(answer.status == 408)
@@ -131,9 +132,9 @@ struct ControlAPITests {
         ]
         scenario.world.devices[Self.device] = Device(token: Self.device)
         try await withControlServer(scenario: scenario) { server, control in
-            try sendPush(server)
+            try await sendPush(server)
             let before = try await server.scenario().document
-            let answer = try ControlCurl.call(method, control, path, body: body)
+            let answer = try await ControlCurl.call(method, control, path, body: body)
             #expect(answer.status == status)
             #expect(answer.error?.contains(message) == true, "\(answer.text)")
             #expect(try await server.scenario().document == before)
@@ -152,24 +153,24 @@ struct ControlAPITests {
                   - token: \(Self.other)
                     app: com.example.app
                 """
-            let loaded = try ControlCurl.call("PUT", control, "/v1/scenario", body: strict)
+            let loaded = try await ControlCurl.call("PUT", control, "/v1/scenario", body: strict)
             #expect(loaded.status == 200)
             #expect(loaded.json?["name"] == "strict-run-time")
-            #expect(try sendPush(server, to: Self.other) == 200)
-            #expect(try sendPush(server, to: Self.device) == 400)
+            #expect(try await sendPush(server, to: Self.other) == 200)
+            #expect(try await sendPush(server, to: Self.device) == 400)
 
             let invalid = "name: broken\ndevices:\n  - token: 12345\n"
-            let refused = try ControlCurl.call("PUT", control, "/v1/scenario", body: invalid)
+            let refused = try await ControlCurl.call("PUT", control, "/v1/scenario", body: invalid)
             #expect(refused.status == 422)
             #expect(refused.json?["line"] == 3)
             #expect(refused.json?["column"] == 12)
             #expect(refused.json?["field"] == "devices[0].token")
-            #expect(try ControlCurl.call("GET", control, "/v1/scenario").json?["name"] == "strict-run-time")
-            #expect(try sendPush(server, to: Self.other) == 200)
+            #expect(try await ControlCurl.call("GET", control, "/v1/scenario").json?["name"] == "strict-run-time")
+            #expect(try await sendPush(server, to: Self.other) == 200)
 
             // The snapshot is itself a scenario document: it loads back unchanged.
-            let snapshot = try ControlCurl.call("GET", control, "/v1/scenario").text
-            let reloaded = try ControlCurl.call("PUT", control, "/v1/scenario", body: snapshot)
+            let snapshot = try await ControlCurl.call("GET", control, "/v1/scenario").text
+            let reloaded = try await ControlCurl.call("PUT", control, "/v1/scenario", body: snapshot)
             #expect(reloaded.json == (try JSONParser.parse(snapshot)))
         }
     }
@@ -177,19 +178,19 @@ struct ControlAPITests {
     @Test("an unregistered device answers 410 Unregistered from the next push on; DELETE removes it")
     func devicesAndUnregister() async throws {
         try await withControlServer { server, control in
-            let added = try ControlCurl.call(
+            let added = try await ControlCurl.call(
                 "POST", control, "/v1/devices", body: "{\"token\": \"\(Self.device)\", \"app\": \"com.example.app\"}")
             #expect(added.status == 201)
-            #expect(try sendPush(server) == 200)
-            let unregistered = try ControlCurl.call("POST", control, "/v1/devices/\(Self.device)/unregister")
+            #expect(try await sendPush(server) == 200)
+            let unregistered = try await ControlCurl.call("POST", control, "/v1/devices/\(Self.device)/unregister")
             #expect(unregistered.status == 200)
             #expect(unregistered.json?["state"] == "unregistered")
-            #expect(try sendPush(server) == 410)
+            #expect(try await sendPush(server) == 410)
             let record = try #require(server.journal.records().last)
             #expect(record.reason == "Unregistered")
             #expect(record.response?.body?.contains("timestamp") == true)
-            #expect(try ControlCurl.call("DELETE", control, "/v1/devices/\(Self.device)").status == 200)
-            #expect(try sendPush(server) == 200)
+            #expect(try await ControlCurl.call("DELETE", control, "/v1/devices/\(Self.device)").status == 200)
+            #expect(try await sendPush(server) == 200)
         }
     }
 
@@ -202,14 +203,14 @@ struct ControlAPITests {
                   nth: 2
                   respond: {reason: TooManyRequests}
                 """
-            let added = try ControlCurl.call("POST", control, "/v1/rules", body: yaml)
+            let added = try await ControlCurl.call("POST", control, "/v1/rules", body: yaml)
             #expect(added.status == 201)
             #expect(added.json?["rules"]?.arrayValue?.first?["name"] == "second-fails")
-            #expect(try sendPush(server) == 200)
-            #expect(try sendPush(server) == 429)
-            #expect(try sendPush(server) == 200)
+            #expect(try await sendPush(server) == 200)
+            #expect(try await sendPush(server) == 429)
+            #expect(try await sendPush(server) == 200)
             #expect(server.journal.records()[1].rule == "scripted:second-fails")
-            #expect(try ControlCurl.call("DELETE", control, "/v1/rules").json?["removed"] == 1)
+            #expect(try await ControlCurl.call("DELETE", control, "/v1/rules").json?["removed"] == 1)
             #expect(server.engine.rules.rules.isEmpty)
         }
     }
@@ -217,12 +218,13 @@ struct ControlAPITests {
     @Test("the event stream sends each new record as a server-sent event")
     func eventStream() async throws {
         try await withControlServer { server, control in
+            let url = control.url
             let streaming = Task {
-                try Curl.run(["-sN", "--max-time", "2", control.url + "/v1/requests/stream?topic=com.example.app"])
+                try await offPool { try Curl.run(["-sN", "--max-time", "2", url + "/v1/requests/stream?topic=com.example.app"]) }
             }
             try await Task.sleep(for: .milliseconds(400))
-            try sendPush(server, topic: "com.example.other")
-            try sendPush(server)
+            try await sendPush(server, topic: "com.example.other")
+            try await sendPush(server)
             let (_, output, _) = try await streaming.value
             #expect(output.contains("event: record"))
             #expect(output.contains("id: 2\n"))
@@ -235,9 +237,9 @@ struct ControlAPITests {
     @Test("/metrics exposes request counters, the latency histogram, connections and journal size")
     func metrics() async throws {
         try await withControlServer { server, control in
-            try sendPush(server)
-            try sendPush(server, topic: "")
-            let answer = try ControlCurl.call("GET", control, "/metrics")
+            try await sendPush(server)
+            try await sendPush(server, topic: "")
+            let answer = try await ControlCurl.call("GET", control, "/metrics")
             #expect(answer.status == 200)
             #expect(answer.text.contains("mock_apns_requests_total{status=\"200\",reason=\"\"} 1"))
             #expect(answer.text.contains("mock_apns_requests_total{status=\"400\",reason=\"MissingTopic\"} 1"))
@@ -245,7 +247,7 @@ struct ControlAPITests {
             #expect(answer.text.contains("mock_apns_request_duration_seconds_bucket{le=\"+Inf\"} 2"))
             #expect(answer.text.contains("mock_apns_open_connections "))
             #expect(answer.text.contains("mock_apns_journal_records 2"))
-            let stats = try ControlCurl.call("GET", control, "/v1/stats").json
+            let stats = try await ControlCurl.call("GET", control, "/v1/stats").json
             #expect(stats?["byReason"]?["MissingTopic"] == 1)
             #expect(stats?["byStatus"]?["200"] == 1)
         }
@@ -254,16 +256,16 @@ struct ControlAPITests {
     @Test("with a control token, routes need the bearer token; /healthz does not")
     func bearerToken() async throws {
         try await withControlServer(token: "s3cret") { _, control in
-            let missing = try ControlCurl.call("GET", control, "/v1/requests")
+            let missing = try await ControlCurl.call("GET", control, "/v1/requests")
             #expect(missing.status == 401)
             #expect(missing.error?.contains("--control-token") == true)
             #expect(
-                try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer nope"]).status
+                try await ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer nope"]).status
                     == 401)
             #expect(
-                try ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer s3cret"]).status
+                try await ControlCurl.call("GET", control, "/v1/requests", headers: ["Authorization": "Bearer s3cret"]).status
                     == 200)
-            #expect(try ControlCurl.call("GET", control, "/healthz").status == 200)
+            #expect(try await ControlCurl.call("GET", control, "/healthz").status == 200)
         }
     }
 }

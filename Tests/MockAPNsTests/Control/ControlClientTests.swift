@@ -16,7 +16,7 @@ struct ControlClientTests {
         try await withControlServer { server, control in
             let client = MockAPNsControlClient(url: control.url)
             #expect(await client.isHealthy())
-            try sendPush(server)
+            try await sendPush(server)
             try await client.reset()
             #expect(try await client.requests(RequestQuery()).isEmpty)
 
@@ -24,13 +24,13 @@ struct ControlClientTests {
                 try await client.waitForRequests(RequestQuery(token: Self.device), count: 1, timeout: .seconds(5))
             }
             try await Task.sleep(for: .milliseconds(200))
-            try sendPush(server)
+            try await sendPush(server)
             let result = try await waiting.value
             #expect(result.satisfied)
             #expect(result.records.first?.token == Self.device)
             #expect(result.records.first?.payloadJSON?.value(atPath: "aps.alert.title") == "Order ready")
 
-            try sendPush(server, to: Self.other, topic: "com.example.other")
+            try await sendPush(server, to: Self.other, topic: "com.example.other")
             let filtered = try await client.requests(RequestQuery(topic: "com.example.other"))
             #expect(filtered.map(\.sequence) == [3])
             let local = try await server.requests(RequestQuery(topic: "com.example.other"))
@@ -69,7 +69,7 @@ struct ControlClientTests {
             try await client.addDevices([Device(token: Self.device, bundleID: "com.example.app")])
             let device = try await client.unregisterDevice(token: Self.device)
             #expect(device.unregisteredAt != nil)
-            #expect(try sendPush(server) == 410)
+            #expect(try await sendPush(server) == 410)
             try await client.removeDevice(token: Self.device)
             await #expect(throws: MockAPNsControlError.self) { try await client.removeDevice(token: Self.device) }
 
@@ -79,8 +79,8 @@ struct ControlClientTests {
                     action: .respond(status: 429, reason: "TooManyRequests", timestamp: nil, delay: .milliseconds(10)),
                     times: 1)
             ])
-            #expect(try sendPush(server) == 429)
-            #expect(try sendPush(server) == 200)
+            #expect(try await sendPush(server) == 429)
+            #expect(try await sendPush(server) == 200)
             let rules = try await client.scenario().document["rules"]?.arrayValue ?? []
             #expect(rules.first?["respond"]?["delay"] == "10ms")
             try await client.clearRules()
@@ -92,7 +92,7 @@ struct ControlClientTests {
     func stream() async throws {
         try await withControlServer { server, control in
             let client = MockAPNsControlClient(url: control.url)
-            try sendPush(server)
+            try await sendPush(server)
             let first = Task { () -> JournalRecord? in
                 for try await record in client.streamRequests(RequestQuery(since: 0)) where record.sequence == 2 {
                     return record
@@ -100,7 +100,7 @@ struct ControlClientTests {
                 return nil
             }
             try await Task.sleep(for: .milliseconds(200))
-            try sendPush(server, to: Self.other)
+            try await sendPush(server, to: Self.other)
             let record = try await first.value
             #expect(record?.token == Self.other)
         }
@@ -124,7 +124,7 @@ struct ControlClientTests {
     func expectOverHTTP() async throws {
         try await withControlServer { server, control in
             let client = MockAPNsControlClient(url: control.url)
-            try sendPush(server)
+            try await sendPush(server)
             try await client.expectPush(to: Self.device, count: 1, timeout: .seconds(1))
             try await client.expectNoPush(to: Self.other)
         }

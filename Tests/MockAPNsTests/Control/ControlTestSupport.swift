@@ -35,15 +35,22 @@ enum ControlCurl {
         var error: String? { json?["error"]?.stringValue }
     }
 
-    /// `curl -X method url` with an optional body and headers.
+    /// `curl -X method url` with an optional body and headers, waited for off the concurrency pool.
     static func call(
         _ method: String, _ control: MockAPNsControlAPI, _ path: String, body: String? = nil,
         headers: [String: String] = [:]
+    ) async throws -> Answer {
+        let url = control.url
+        return try await offPool { try callBlocking(method, url, path, body: body, headers: headers) }
+    }
+
+    private static func callBlocking(
+        _ method: String, _ url: String, _ path: String, body: String?, headers: [String: String]
     ) throws -> Answer {
         var arguments = ["-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}"]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
-        arguments.append(control.url + path)
+        arguments.append(url + path)
         let (exit, output, errors) = try Curl.run(arguments)
         guard exit == 0, let newline = output.lastIndex(of: "\n"),
             let status = Int(output[output.index(after: newline)...])
@@ -57,9 +64,23 @@ enum ControlCurl {
 func sendPush(
     _ server: MockAPNsServer, to token: String = EndToEndTests.device, topic: String = "com.example.app",
     pushType: String = "alert", body: String = EndToEndTests.alert
-) throws -> Int {
+) async throws -> Int {
     let headers = [
         "apns-topic": topic, "apns-push-type": pushType, "authorization": "bearer \(testProviderToken())",
     ]
-    return try Curl.request(port: server.port, path: "/3/device/\(token)", headers: headers, body: body).status
+    let port = server.port
+    return try await offPool {
+        try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
+    }
+}
+
+/// Runs blocking work (a curl or mock-apns process) on a Dispatch thread and awaits it.
+///
+/// The control API's handlers run on Swift's concurrency pool (two threads on a two-core machine): a test that
+/// blocked a pool thread waiting for a process that calls the control API could starve the very handler it
+/// waits for.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
 }

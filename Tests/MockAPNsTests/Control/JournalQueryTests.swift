@@ -73,7 +73,8 @@ struct JournalQueryTests {
         let appended = ContinuousClock.now
         journal.append(Self.record())
         let result = await waiting.value
-        #expect(ContinuousClock.now - appended < .milliseconds(100))
+        // Far below the 5 s timeout: the observer resumed it (the bound allows for a busy test machine).
+        #expect(ContinuousClock.now - appended < .seconds(1))
         #expect(result.satisfied)
         #expect(result.records.map(\.sequence) == [1, 2])
         let timedOut = await journal.waitForRecords(
