@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "MockAPNs", targets: ["MockAPNs"]),
+        .library(name: "MockAPNsClient", targets: ["MockAPNsClient"]),
+        .library(name: "MockAPNsTesting", targets: ["MockAPNsTesting"]),
         .executable(name: "mock-apns", targets: ["mock-apns"]),
     ],
     dependencies: [
@@ -14,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -37,12 +42,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
+        ),
+        .target(
+            name: "MockAPNsClient",
+            dependencies: [
+                "MockAPNs",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "MockAPNsTesting",
+            dependencies: ["MockAPNs", "MockAPNsClient"]
         ),
         .executableTarget(
             name: "mock-apns",
             dependencies: [
                 "MockAPNs",
+                "MockAPNsClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -50,7 +70,13 @@ let package = Package(
         ),
         .testTarget(
             name: "MockAPNsTests",
-            dependencies: ["MockAPNs"],
+            dependencies: [
+                "MockAPNs",
+                "MockAPNsClient",
+                "MockAPNsTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],

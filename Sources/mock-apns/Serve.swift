@@ -39,6 +39,20 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Records kept in memory before the oldest are dropped. Default: 100000.")
     var journalCapacity: Int?
 
+    @Option(
+        name: .long,
+        help: "Control API port (HTTP/1.1 + JSON; 0 picks a free one). Default: 2190, or a free one with --port 0.")
+    var controlPort: Int?
+
+    @Option(name: .long, help: "Control API address. Default: 127.0.0.1 (only this machine can steer the mock).")
+    var controlHost: String = "127.0.0.1"
+
+    @Option(name: .long, help: "Require 'Authorization: Bearer <token>' on the control API (all but /healthz).")
+    var controlToken: String?
+
+    @Flag(name: .long, help: "Do not serve the control API.")
+    var noControl = false
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -47,6 +61,10 @@ struct Serve: AsyncParsableCommand {
         if let cleartextPort, !(0...65_535).contains(cleartextPort) {
             throw ValidationError("--cleartext-port must be 0 to 65535, got \(cleartextPort)")
         }
+        if let controlPort, !(0...65_535).contains(controlPort) {
+            throw ValidationError("--control-port must be 0 to 65535, got \(controlPort)")
+        }
+        if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
             throw ValidationError("--environment must be sandbox or production, got '\(environment)'")
@@ -95,11 +113,25 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot start: \(error)")
         }
-        StartBanner(server: server, journalFile: journal).print()
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: MockAPNsService(server: server))]
+        var controlAPI: MockAPNsControlAPI?
+        if !noControl {
+            // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
+            let controlPort = controlPort ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
+            do {
+                controlAPI = try await MockAPNsControlAPI.start(
+                    server: server, host: controlHost, port: controlPort, token: controlToken, logger: logger)
+            } catch {
+                try? await server.shutdown()
+                throw CLIError("cannot start the control API on \(controlHost):\(controlPort): \(error) (pick another --control-port, or --no-control)")
+            }
+            if let controlAPI { services.append(.init(service: MockAPNsControlAPIService(controlAPI: controlAPI))) }
+        }
+        StartBanner(server: server, journalFile: journal, controlAPI: controlAPI, controlToken: controlToken).print()
 
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: MockAPNsService(server: server))],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -5,6 +5,8 @@ import MockAPNs
 struct StartBanner {
     let server: MockAPNsServer
     let journalFile: String?
+    let controlAPI: MockAPNsControlAPI?
+    let controlToken: String?
 
     func print() {
         let world = server.engine.world
@@ -15,6 +17,10 @@ struct StartBanner {
         lines.append("  APNs (HTTP/2 over TLS)  https://\(host):\(server.port)")
         if let cleartextPort = server.cleartextPort {
             lines.append("  cleartext HTTP/2        http://\(host):\(cleartextPort)  (prior knowledge, for debugging)")
+        }
+        if let controlAPI {
+            let guarded = controlToken == nil ? "" : "  (bearer token required)"
+            lines.append("  control API (HTTP/1.1)  \(controlAPI.url)\(guarded)  (watch: mock-apns requests --follow)")
         }
         lines.append("  trust this CA           \(caPath ?? "(the CA of your --cert)")")
         let keys = world.keys.values.sorted { $0.keyID < $1.keyID }.map { "\($0.keyID) (team \($0.teamID))" }

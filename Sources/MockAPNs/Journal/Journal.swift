@@ -13,14 +13,16 @@ public final class Journal: Sendable {
         var nextSequence: UInt64 = 1
         var dropped: UInt64 = 0
         var total: UInt64 = 0
+        /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
+        var observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)] = []
+        var nextObserverID: UInt64 = 0
+        var clears: UInt64 = 0
     }
 
     private let state: NIOLockedValueBox<State>
     private let file: JournalFile?
     /// How many records are kept in memory before the oldest are dropped.
     public let capacity: Int
-    private let observers = NIOLockedValueBox<[UInt64: @Sendable (JournalRecord) -> Void]>([:])
-    private let nextObserverID = NIOLockedValueBox<UInt64>(0)
 
     /// A journal keeping `capacity` records, also appending to `filePath` when given.
     public init(capacity: Int, filePath: String? = nil) throws {
@@ -34,7 +36,7 @@ public final class Journal: Sendable {
     @discardableResult
     public func append(_ record: JournalRecord) -> JournalRecord {
         var record = record
-        state.withLockedValue { state in
+        let observers = state.withLockedValue { state in
             record.sequence = state.nextSequence
             state.nextSequence += 1
             state.total += 1
@@ -46,12 +48,10 @@ public final class Journal: Sendable {
                 state.start = (state.start + 1) % capacity
                 state.dropped += 1
             }
+            return state.observers
         }
         file?.write(record)
-        let current = observers.withLockedValue { $0 }
-        if !current.isEmpty {
-            for observer in current.values { observer(record) }
-        }
+        for entry in observers { entry.observer(record) }
         return record
     }
 
@@ -83,22 +83,47 @@ public final class Journal: Sendable {
             state.start = 0
             state.count = 0
             state.dropped = 0
+            state.clears += 1
+        }
+    }
+
+    /// How many times the journal was cleared: lets readers that count incrementally notice a clear.
+    public var clearCount: UInt64 { state.withLockedValue { $0.clears } }
+
+    /// The records kept whose sequence number is greater than `sequence`, oldest first.
+    ///
+    /// Copies only those records (walking back from the newest), so readers that remember where they stopped
+    /// hold the lock for the new records only, not for the whole journal.
+    public func records(after sequence: UInt64) -> [JournalRecord] {
+        state.withLockedValue { state in
+            let count = state.records.count
+            var newer = 0
+            while newer < count, let record = state.records[(state.start + count - 1 - newer) % count],
+                record.sequence > sequence
+            {
+                newer += 1
+            }
+            var out: [JournalRecord] = []
+            out.reserveCapacity(newer)
+            for i in (count - newer)..<count {
+                if let record = state.records[(state.start + i) % count] { out.append(record) }
+            }
+            return out
         }
     }
 
     /// Calls `observer` for every record appended from now on, until the returned id is removed.
     public func addObserver(_ observer: @escaping @Sendable (JournalRecord) -> Void) -> UInt64 {
-        let id = nextObserverID.withLockedValue { value in
-            value += 1
-            return value
+        state.withLockedValue { state in
+            state.nextObserverID += 1
+            state.observers.append((state.nextObserverID, observer))
+            return state.nextObserverID
         }
-        observers.withLockedValue { $0[id] = observer }
-        return id
     }
 
     /// Stops calling the observer `id`.
     public func removeObserver(_ id: UInt64) {
-        _ = observers.withLockedValue { $0.removeValue(forKey: id) }
+        state.withLockedValue { $0.observers.removeAll { $0.id == id } }
     }
 
     /// Writes buffered file lines out.

@@ -28,6 +28,8 @@ public final class MockAPNsServer: Sendable {
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
     public let caPEM: String?
+    /// What the control operations keep: the scenario loaded at run time (a reset returns to it), running counts.
+    public let controlState = ControlState()
 
     private let group: MultiThreadedEventLoopGroup
     private let ownsGroup: Bool

@@ -1,0 +1,181 @@
+import Hummingbird
+import NIOCore
+
+/// The control API's route handlers: each reads its input, calls the in-process operation, and answers JSON.
+struct ControlHandlers: Sendable {
+    /// The largest body accepted (scenarios, rules, devices).
+    static let maximumBodySize = 1 << 20
+
+    let server: MockAPNsServer
+    let longRequests: ControlShutdown
+    let requestMetrics: RequestMetrics
+
+    /// Adds every route to `router`.
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/v1/requests") { request, _ in try await self.list(request) }
+        router.get("/v1/requests/wait") { request, _ in try await self.wait(request) }
+        router.get("/v1/requests/stream") { request, _ in try self.stream(request) }
+        router.get("/v1/requests/{seq}") { _, context in try await self.record(context.parameters.get("seq") ?? "") }
+        router.delete("/v1/requests") { _, _ in try await self.clear() }
+        router.post("/v1/reset") { _, _ in try await self.reset() }
+        router.get("/v1/scenario") { _, _ in ControlResponse.json(try await self.server.scenario().document) }
+        router.put("/v1/scenario") { request, _ in try await self.loadScenario(request) }
+        router.post("/v1/devices") { request, _ in try await self.addDevices(request) }
+        router.post("/v1/devices/{token}/unregister") { _, context in
+            try await self.unregister(context.parameters.get("token") ?? "")
+        }
+        router.delete("/v1/devices/{token}") { _, context in
+            try await self.remove(context.parameters.get("token") ?? "")
+        }
+        router.post("/v1/rules") { request, _ in try await self.addRules(request) }
+        router.delete("/v1/rules") { _, _ in try await self.clearRules() }
+        router.get("/v1/stats") { _, _ in ControlResponse.json(try await self.server.stats().json) }
+        router.get("/metrics") { _, _ in self.metrics() }
+        router.get("/healthz") { _, _ in ControlResponse.json(["status": "ok"]) }
+    }
+
+    /// The decoded query parameters, in order.
+    static func parameters(_ request: Request) -> [(name: String, value: String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    /// The body as text, at most `maximumBodySize` bytes.
+    static func bodyText(_ request: Request) async throws -> String {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maximumBodySize)
+        } catch is NIOTooManyBytesError {
+            throw MockAPNsControlError(status: 413, "the body is larger than \(maximumBodySize) bytes")
+        }
+        return String(buffer: buffer)
+    }
+
+    private func list(_ request: Request) async throws -> Response {
+        let (query, _) = try RequestQuery.parse(Self.parameters(request))
+        let records = try await server.requests(query)
+        return ControlResponse.json(
+            .object([("count", .number(String(records.count))), ("records", .array(records.map(\.json)))]))
+    }
+
+    private func record(_ text: String) async throws -> Response {
+        guard let sequence = UInt64(text) else {
+            throw MockAPNsControlError.badRequest(
+                "'\(text)' is not a sequence number; GET /v1/requests/{seq} takes a record's sequence, such as 1")
+        }
+        guard let record = try await server.request(sequence: sequence) else {
+            let stats = try await server.stats()
+            throw MockAPNsControlError.notFound(
+                "no record #\(sequence): the journal holds \(stats.records) record(s) of \(stats.total) recorded "
+                    + "(cleared or dropped records are gone); list them with GET /v1/requests")
+        }
+        return ControlResponse.json(record.json)
+    }
+
+    private func wait(_ request: Request) async throws -> Response {
+        let (query, extra) = try RequestQuery.parse(Self.parameters(request), extra: ["count", "timeout"])
+        var count = 1
+        if let text = extra["count"] {
+            guard let value = Int(text), (1...100_000).contains(value) else {
+                throw MockAPNsControlError.badRequest("count must be a whole number from 1 to 100000, got '\(text)'")
+            }
+            count = value
+        }
+        let timeout = try ControlDuration.parse(extra["timeout"] ?? "5s")
+        let server = self.server
+        let task = Task { try await server.waitForRequests(query, count: count, timeout: timeout) }
+        let registration = longRequests.register { task.cancel() }
+        defer { longRequests.unregister(registration) }
+        let result = try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        return ControlResponse.json(result.json(query: query, timeout: timeout), status: result.satisfied ? 200 : 408)
+    }
+
+    private func clear() async throws -> Response {
+        let before = try await server.stats().records
+        try await server.clearRequests()
+        return ControlResponse.json(["cleared": .number(String(before))])
+    }
+
+    private func reset() async throws -> Response {
+        try await server.reset()
+        return ControlResponse.json(["reset": true, "scenario": .string(server.currentScenario.name)])
+    }
+
+    private func loadScenario(_ request: Request) async throws -> Response {
+        let text = try await Self.bodyText(request)
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw MockAPNsControlError.badRequest(
+                "the body is empty; send a scenario document (YAML or JSON), for example {\"mode\": \"strict\"}")
+        }
+        return ControlResponse.json(try await server.loadScenario(yaml: text).document)
+    }
+
+    private func addDevices(_ request: Request) async throws -> Response {
+        let devices = try ScenarioLoader.parseDevices(
+            yaml: try await Self.bodyText(request), now: server.engine.clock.now())
+        try await server.addDevices(devices)
+        return ControlResponse.json(["devices": .array(devices.map(\.scenarioJSON))], status: 201)
+    }
+
+    private func unregister(_ token: String) async throws -> Response {
+        ControlResponse.json(try await server.unregisterDevice(token: token).scenarioJSON)
+    }
+
+    private func remove(_ token: String) async throws -> Response {
+        try await server.removeDevice(token: token)
+        return ControlResponse.json(["removed": .string(token.lowercased())])
+    }
+
+    private func addRules(_ request: Request) async throws -> Response {
+        let rules = try ScenarioLoader.parseRules(
+            yaml: try await Self.bodyText(request), now: server.engine.clock.now())
+        try await server.addRules(rules)
+        return ControlResponse.json(["rules": .array(server.engine.rules.rules.map(\.scenarioJSON))], status: 201)
+    }
+
+    private func clearRules() async throws -> Response {
+        let count = server.engine.rules.rules.count
+        try await server.clearRules()
+        return ControlResponse.json(["removed": .number(String(count))])
+    }
+
+    private func metrics() -> Response {
+        var text = requestMetrics.prometheusText()
+        let journal = server.journal
+        let gauges: [(name: String, type: String, help: String, value: String)] = [
+            (
+                "mock_apns_open_connections", "gauge", "HTTP/2 connections open now.",
+                String(server.metrics.openConnections)
+            ),
+            (
+                "mock_apns_connections_total", "counter", "Connections accepted since start.",
+                String(server.metrics.totalConnections)
+            ),
+            (
+                "mock_apns_tls_handshake_failures_total", "counter", "TLS handshakes that failed.",
+                String(server.metrics.failedHandshakes)
+            ),
+            ("mock_apns_journal_records", "gauge", "Records in the journal now.", String(journal.count)),
+            (
+                "mock_apns_journal_capacity", "gauge", "Records the journal keeps before dropping the oldest.",
+                String(journal.capacity)
+            ),
+            (
+                "mock_apns_journal_dropped", "gauge", "Records dropped for capacity since the last clear.",
+                String(journal.droppedCount)
+            ),
+            (
+                "mock_apns_journal_recorded_total", "counter", "Requests recorded since start.",
+                String(journal.totalCount)
+            ),
+        ]
+        for gauge in gauges {
+            text +=
+                "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n\(gauge.name) \(gauge.value)\n"
+        }
+        return ControlResponse.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

@@ -1,0 +1,16 @@
+/// The control API's routes, for the start banner, the docs and "no such route" answers.
+public enum ControlRoutes {
+    /// Every route, as `METHOD path`.
+    public static let all = [
+        "GET /v1/requests", "GET /v1/requests/wait", "GET /v1/requests/stream", "GET /v1/requests/{seq}",
+        "DELETE /v1/requests", "POST /v1/reset", "GET /v1/scenario", "PUT /v1/scenario", "POST /v1/devices",
+        "POST /v1/devices/{token}/unregister", "DELETE /v1/devices/{token}", "POST /v1/rules", "DELETE /v1/rules",
+        "GET /v1/stats", "GET /metrics", "GET /healthz",
+    ]
+
+    /// The routes on one line.
+    public static var summary: String { all.joined(separator: ", ") }
+
+    /// The default control port.
+    public static let defaultPort = 2190
+}

@@ -1,0 +1,56 @@
+/// The operations that inspect and steer a running mock: one protocol, two implementations.
+///
+/// As in WireMock, the same operations exist in-process (`MockAPNsServer` conforms) and over HTTP
+/// (`MockAPNsControlClient` in the `MockAPNsClient` product talks to the control API of a server running
+/// elsewhere). Tests and tools written against this protocol work with either; the HTTP control API is a thin
+/// front end over the in-process implementation, so both answer the same way.
+public protocol MockAPNsControl: Sendable {
+    /// The journal records that match `query`, oldest first.
+    func requests(_ query: RequestQuery) async throws -> [JournalRecord]
+
+    /// The record with sequence number `sequence`, or `nil` when there is none (never recorded, or dropped).
+    func request(sequence: UInt64) async throws -> JournalRecord?
+
+    /// Waits until `count` records match `query` or `timeout` passes.
+    ///
+    /// Answers as soon as the matching record is appended (journal observers, no polling). On timeout the result
+    /// is not satisfied and carries what was found and the nearest misses, so a failing test can say why.
+    func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws -> RequestWaitResult
+
+    /// Forgets every journal record (sequence numbers go on).
+    func clearRequests() async throws
+
+    /// Clears the journal and puts the world and the rules back as the loaded scenario has them.
+    ///
+    /// Devices and rules added at run time are dropped and every rule's counters start over.
+    func reset() async throws
+
+    /// The scenario running now, with the changes made at run time.
+    func scenario() async throws -> ScenarioSnapshot
+
+    /// Replaces the world and rules with the scenario in `yaml` (JSON is YAML too), and clears the journal.
+    ///
+    /// An invalid document throws a `ScenarioError` naming the line, column and field; the running scenario
+    /// stays. Listen settings and the journal capacity cannot change at run time and are ignored.
+    func loadScenario(yaml: String) async throws -> ScenarioSnapshot
+
+    /// Adds devices (or replaces those with the same token), from the next request on.
+    func addDevices(_ devices: [Device]) async throws
+
+    /// Marks `token` unregistered from now on: its pushes get 410 Unregistered with that time.
+    ///
+    /// Throws `MockAPNsControlError` (404) when the world has no such device.
+    func unregisterDevice(token: String) async throws -> Device
+
+    /// Removes `token` from the world. Throws `MockAPNsControlError` (404) when there is no such device.
+    func removeDevice(token: String) async throws
+
+    /// Adds scripted rules after the existing ones.
+    func addRules(_ rules: [ScriptedRule]) async throws
+
+    /// Removes every scripted rule.
+    func clearRules() async throws
+
+    /// Counts over the requests recorded since the journal was last cleared, and the server's totals.
+    func stats() async throws -> MockAPNsStats
+}

@@ -1,0 +1,121 @@
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP control API of a running server: HTTP/1.1 + JSON on its own port (Hummingbird).
+///
+/// A thin front end over the server's in-process `MockAPNsControl` operations, plus `/metrics` and `/healthz`.
+/// Bound to 127.0.0.1 unless told otherwise, because it can change what the mock answers.
+///
+/// ```swift
+/// let server = try await MockAPNsServer.start(scenario: .embeddedDefault(port: 0))
+/// let control = try await MockAPNsControlAPI.start(server: server, port: 0)
+/// print(control.url)      // http://127.0.0.1:<port>
+/// try await control.shutdown()
+/// try await server.shutdown()
+/// ```
+public final class MockAPNsControlAPI: Sendable {
+    /// The port actually bound.
+    public let port: Int
+    /// The address bound.
+    public let host: String
+    /// The server it controls.
+    public let server: MockAPNsServer
+
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+    private let longRequests: ControlShutdown
+    private let requestMetrics: RequestMetrics
+    private let metricsObserver: UInt64
+    private let stopped = NIOLockedValueBox(false)
+
+    private init(
+        port: Int, host: String, server: MockAPNsServer, group: ServiceGroup, running: Task<Void, any Error>,
+        longRequests: ControlShutdown, requestMetrics: RequestMetrics, metricsObserver: UInt64
+    ) {
+        self.port = port
+        self.host = host
+        self.server = server
+        self.group = group
+        self.running = running
+        self.longRequests = longRequests
+        self.requestMetrics = requestMetrics
+        self.metricsObserver = metricsObserver
+    }
+
+    /// `http://host:port`, for clients.
+    public var url: String {
+        let shown = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
+        return shown.contains(":") ? "http://[\(shown)]:\(port)" : "http://\(shown):\(port)"
+    }
+
+    /// Binds the control API for `server` and starts answering.
+    ///
+    /// - Parameters:
+    ///   - host: the address to bind; keep the loopback default unless the API must be reached from elsewhere.
+    ///   - port: the port; 0 picks a free one (read it from `port`).
+    ///   - token: when given, every route but `/healthz` needs `Authorization: Bearer <token>`.
+    public static func start(
+        server: MockAPNsServer, host: String = "127.0.0.1", port: Int = ControlRoutes.defaultPort,
+        token: String? = nil, logger: Logger = Logger(label: "mock-apns.control")
+    ) async throws -> MockAPNsControlAPI {
+        let longRequests = ControlShutdown()
+        let requestMetrics = RequestMetrics(clock: server.engine.clock)
+        let observer = server.journal.addObserver { record in requestMetrics.observe(record) }
+        let router = Router()
+        router.add(middleware: ControlErrorMiddleware(token: token))
+        ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
+
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? port)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        let failure = NIOLockedValueBox<(any Error)?>(nil)
+        let running = Task {
+            do {
+                try await group.run()
+            } catch {
+                failure.withLockedValue { $0 = error }
+                portContinuation.finish()
+                throw error
+            }
+            portContinuation.finish()
+        }
+        var bound: Int?
+        for await value in ports {
+            bound = value
+            break
+        }
+        guard let bound else {
+            server.journal.removeObserver(observer)
+            let error = failure.withLockedValue { $0 }
+            throw MockAPNsControlError(
+                status: 500, "cannot start the control API on \(host):\(port): \(error.map { "\($0)" } ?? "it stopped")"
+            )
+        }
+        return MockAPNsControlAPI(
+            port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests,
+            requestMetrics: requestMetrics, metricsObserver: observer)
+    }
+
+    /// Ends open streams and waits, stops accepting, and lets the requests in flight finish.
+    public func shutdown() async throws {
+        let alreadyStopped = stopped.withLockedValue { value in
+            defer { value = true }
+            return value
+        }
+        guard !alreadyStopped else { return }
+        longRequests.stopAll()
+        server.journal.removeObserver(metricsObserver)
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+}

@@ -1,0 +1,29 @@
+/// A control operation that was refused: the HTTP status it maps to and a message a person can act on.
+///
+/// The control API answers these as `{"error": message}` with `status`; the HTTP client throws them back
+/// with the status and message the server sent.
+public struct MockAPNsControlError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status: 400 for bad input, 401 for a missing token, 404 for something unknown, and so on.
+    public var status: Int
+    /// What went wrong and what to do instead.
+    public var message: String
+
+    /// A refusal with `status` and `message`.
+    public init(status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// `message (HTTP status)`.
+    public var description: String { "\(message) (HTTP \(status))" }
+
+    /// A 400: the input is malformed or out of range.
+    public static func badRequest(_ message: String) -> MockAPNsControlError {
+        MockAPNsControlError(status: 400, message)
+    }
+
+    /// A 404: the thing named does not exist.
+    public static func notFound(_ message: String) -> MockAPNsControlError {
+        MockAPNsControlError(status: 404, message)
+    }
+}

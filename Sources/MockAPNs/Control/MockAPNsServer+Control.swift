@@ -1,0 +1,133 @@
+import Foundation
+
+/// The in-process implementation of the control operations; the HTTP control API calls these.
+extension MockAPNsServer: MockAPNsControl {
+    /// The scenario running now: the one loaded at run time, else the one the server started with.
+    public var currentScenario: Scenario { controlState.loadedScenario ?? scenario }
+
+    /// The journal records that match `query`, oldest first.
+    public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
+        journal.records(matching: query)
+    }
+
+    /// The record with sequence number `sequence`, or `nil`.
+    public func request(sequence: UInt64) async throws -> JournalRecord? {
+        sequence == 0 ? nil : journal.records(after: sequence - 1).first { $0.sequence == sequence }
+    }
+
+    /// Waits until `count` records match `query` or `timeout` passes.
+    public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
+        -> RequestWaitResult
+    {
+        guard count >= 1 else { throw MockAPNsControlError.badRequest("count must be at least 1, got \(count)") }
+        return await journal.waitForRecords(matching: query, count: count, timeout: timeout)
+    }
+
+    /// Forgets every journal record.
+    public func clearRequests() async throws {
+        journal.clear()
+    }
+
+    /// Clears the journal and restores the loaded scenario's world and rules.
+    public func reset() async throws {
+        let scenario = currentScenario
+        engine.updateWorld { $0 = scenario.world }
+        engine.rules.replaceRules(scenario.rules)
+        journal.clear()
+    }
+
+    /// The running scenario as a scenario document.
+    public func scenario() async throws -> ScenarioSnapshot {
+        ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+    }
+
+    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
+    public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
+        var loaded = try ScenarioLoader.parse(
+            yaml: yaml, sourcePath: nil, baseDirectory: FileManager.default.currentDirectoryPath,
+            now: engine.clock.now())
+        let running = currentScenario
+        loaded.listen = running.listen
+        loaded.journalCapacity = running.journalCapacity
+        controlState.store(loaded)
+        try await reset()
+        return try await scenario()
+    }
+
+    /// Adds devices, or replaces those with the same token.
+    public func addDevices(_ devices: [Device]) async throws {
+        engine.updateWorld { world in
+            for device in devices { world.devices[device.token] = device }
+        }
+    }
+
+    /// Marks `token` unregistered from now on (410 Unregistered).
+    public func unregisterDevice(token: String) async throws -> Device {
+        let token = try Self.checkedToken(token)
+        let now = engine.clock.now()
+        var updated: Device?
+        engine.updateWorld { world in
+            guard var device = world.devices[token] else { return }
+            device.unregisteredAt = now
+            device.expiredAt = nil
+            world.devices[token] = device
+            updated = device
+        }
+        guard let updated else { throw Self.unknownDevice(token) }
+        return updated
+    }
+
+    /// Removes `token` from the world.
+    public func removeDevice(token: String) async throws {
+        let token = try Self.checkedToken(token)
+        var removed = false
+        engine.updateWorld { world in removed = world.devices.removeValue(forKey: token) != nil }
+        guard removed else { throw Self.unknownDevice(token) }
+    }
+
+    /// Adds scripted rules after the existing ones.
+    public func addRules(_ rules: [ScriptedRule]) async throws {
+        let existing = Set(engine.rules.rules.map(\.name))
+        var added = Set<String>()
+        var named: [ScriptedRule] = []
+        for (index, rule) in rules.enumerated() {
+            var rule = rule
+            if rule.name == "rule \(index + 1)", existing.contains(rule.name) {
+                // A default name from the loader; number it after the rules already running.
+                rule.name = "rule \(existing.count + index + 1)"
+            }
+            if existing.contains(rule.name) || !added.insert(rule.name).inserted {
+                throw MockAPNsControlError(
+                    status: 409,
+                    "a rule named '\(rule.name)' already exists; give this one another name, or DELETE /v1/rules first"
+                )
+            }
+            named.append(rule)
+        }
+        engine.rules.addRules(named)
+    }
+
+    /// Removes every scripted rule.
+    public func clearRules() async throws {
+        engine.rules.replaceRules([])
+    }
+
+    /// Counts over the journal and the server's totals.
+    public func stats() async throws -> MockAPNsStats {
+        controlState.stats.stats(journal: journal, metrics: metrics)
+    }
+
+    /// `token` lower-cased, or a 400 when it is not a device token.
+    static func checkedToken(_ token: String) throws(MockAPNsControlError) -> String {
+        guard !token.isEmpty, token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else {
+            throw .badRequest("'\(token)' is not a device token: give an even number of hex digits")
+        }
+        return token.lowercased()
+    }
+
+    private static func unknownDevice(_ token: String) -> MockAPNsControlError {
+        .notFound(
+            "no device \(token) in the world; add it first with POST /v1/devices "
+                + "{\"token\": \"\(token)\"} (give \"state\": \"unregistered\" to add it unregistered at once)")
+    }
+}

@@ -1,0 +1,27 @@
+/// A record that failed a query on exactly one field: most likely the one the test meant.
+///
+/// Like WireMock's near misses, these turn "expected 1, found 0" into "found one, but its topic was
+/// com.example.other".
+public struct NearMiss: Sendable {
+    /// The record that almost matched.
+    public var record: JournalRecord
+    /// The one field it failed on.
+    public var field: RequestQuery.Field
+    /// What the query asked for.
+    public var expected: String
+    /// What the record had.
+    public var actual: String
+
+    /// A near miss of `record` on `field`.
+    public init(record: JournalRecord, field: RequestQuery.Field, expected: String, actual: String) {
+        self.record = record
+        self.field = field
+        self.expected = expected
+        self.actual = actual
+    }
+
+    /// `#12 differs in topic: expected com.example.app, got com.example.other`.
+    public var summary: String {
+        "#\(record.sequence) differs in \(field.rawValue): expected \(expected), got \(actual)"
+    }
+}

@@ -1,0 +1,142 @@
+/// Which journal records a query, a wait or a stream is about: every field given must match.
+///
+/// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
+/// `status`, `reason`, `accepted`, `connection`, `since`, `limit`) and as command-line options of
+/// `mock-apns requests`.
+public struct RequestQuery: Sendable, Hashable {
+    /// The device token (compared case-insensitively).
+    public var token: String?
+    /// The `apns-topic` sent.
+    public var topic: String?
+    /// The push type the request was taken as (`alert`, `liveactivity`, ...).
+    public var pushType: String?
+    /// The `apns-id` sent or answered (compared case-insensitively).
+    public var apnsID: String?
+    /// The HTTP status answered.
+    public var status: Int?
+    /// The rejection reason answered (`Unregistered`, `BadDeviceToken`, ...).
+    public var reason: String?
+    /// Whether the push was accepted.
+    public var accepted: Bool?
+    /// The connection id the request came on.
+    public var connection: UInt64?
+    /// Only records whose sequence number is greater than this one.
+    public var since: UInt64?
+    /// At most this many records, the newest ones.
+    public var limit: Int?
+
+    /// A query; with nothing given it matches every record.
+    public init(
+        token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
+        status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
+        since: UInt64? = nil, limit: Int? = nil
+    ) {
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.apnsID = apnsID
+        self.status = status
+        self.reason = reason
+        self.accepted = accepted
+        self.connection = connection
+        self.since = since
+        self.limit = limit
+    }
+
+    /// The fields a record is compared on; `since` and `limit` choose a window instead.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// The device token.
+        case token
+        /// `apns-topic`.
+        case topic
+        /// The push type.
+        case pushType
+        /// The `apns-id` sent or answered.
+        case apnsID
+        /// The HTTP status answered.
+        case status
+        /// The rejection reason.
+        case reason
+        /// Accepted or not.
+        case accepted
+        /// The connection id.
+        case connection
+    }
+
+    /// Whether `record` is in the window (`since`) and matches every field given.
+    public func matches(_ record: JournalRecord) -> Bool {
+        if let since, record.sequence <= since { return false }
+        for field in Field.allCases where !fieldMatches(field, record) { return false }
+        return true
+    }
+
+    /// The fields given that `record` does not match, in `Field` order.
+    public func mismatches(_ record: JournalRecord) -> [Field] {
+        Field.allCases.filter { !fieldMatches($0, record) }
+    }
+
+    /// Whether the query leaves `field` open or `record` matches it.
+    public func fieldMatches(_ field: Field, _ record: JournalRecord) -> Bool {
+        switch field {
+        case .token:
+            guard let token else { return true }
+            return record.token.map { Self.equalIgnoringCase($0, token) } ?? false
+        case .topic:
+            guard let topic else { return true }
+            return record.topic == topic
+        case .pushType:
+            guard let pushType else { return true }
+            return record.pushType == pushType
+        case .apnsID:
+            guard let apnsID else { return true }
+            let answered = record.response.map { Self.equalIgnoringCase($0.apnsID, apnsID) } ?? false
+            return answered || record.requestAPNsID.map { Self.equalIgnoringCase($0, apnsID) } ?? false
+        case .status:
+            guard let status else { return true }
+            return record.response?.status == status
+        case .reason:
+            guard let reason else { return true }
+            return record.reason == reason
+        case .accepted:
+            guard let accepted else { return true }
+            return record.accepted == accepted
+        case .connection:
+            guard let connection else { return true }
+            return record.connectionID == connection
+        }
+    }
+
+    /// What the query asks of `field`, as text; `nil` when the field is left open.
+    public func expected(_ field: Field) -> String? {
+        switch field {
+        case .token: token
+        case .topic: topic
+        case .pushType: pushType
+        case .apnsID: apnsID
+        case .status: status.map(String.init)
+        case .reason: reason
+        case .accepted: accepted.map { $0 ? "true" : "false" }
+        case .connection: connection.map(String.init)
+        }
+    }
+
+    /// What `record` has for `field`, as text (`none` when it has nothing there).
+    public static func actual(_ field: Field, in record: JournalRecord) -> String {
+        let value: String? =
+            switch field {
+            case .token: record.token
+            case .topic: record.topic
+            case .pushType: record.pushType
+            case .apnsID: record.response?.apnsID ?? record.requestAPNsID
+            case .status: record.response.map { String($0.status) }
+            case .reason: record.reason
+            case .accepted: record.accepted ? "true" : "false"
+            case .connection: String(record.connectionID)
+            }
+        return value ?? "none"
+    }
+
+    private static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a.count == b.count && a.lowercased() == b.lowercased()
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+extension JournalRecord {
+    /// Reads a record back from its JSON form (`json`), as the control API and journal files carry it.
+    ///
+    /// Returns `nil` when a required member (sequence, times, connection, method, path, accepted, rule) is
+    /// missing or of the wrong type. The payload is the recorded text as UTF-8.
+    public init?(json: JSONValue) {
+        guard let sequence = json["sequence"]?.unsignedValue,
+            let receivedText = json["receivedAt"]?.stringValue, let receivedAt = Self.date(fromTimestamp: receivedText),
+            let connectionID = json["connection"]?.unsignedValue, let method = json["method"]?.stringValue,
+            let path = json["path"]?.stringValue, case .bool(let accepted)? = json["accepted"],
+            let rule = json["rule"]?.stringValue
+        else { return nil }
+        let headers: [APNsHeader] = (json["headers"]?.arrayValue ?? []).compactMap { pair in
+            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue,
+                let value = items[1].stringValue
+            else { return nil }
+            return APNsHeader(name, value)
+        }
+        self.init(
+            sequence: sequence, receivedAt: receivedAt,
+            answeredAt: json["answeredAt"]?.stringValue.flatMap(Self.date(fromTimestamp:)),
+            connectionID: connectionID, remoteAddress: json["remoteAddress"]?.stringValue ?? "",
+            streamID: Int32(truncatingIfNeeded: json["stream"]?.unsignedValue ?? 0), method: method, path: path,
+            authority: json["authority"]?.stringValue, token: json["token"]?.stringValue, headers: headers,
+            payload: Array((json["payload"]?.stringValue ?? "").utf8), pushType: json["pushType"]?.stringValue,
+            topic: json["topic"]?.stringValue, accepted: accepted, reason: json["reason"]?.stringValue, rule: rule,
+            explanation: json["explanation"]?.stringValue ?? "",
+            notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
+            auth: json["auth"].flatMap(Self.auth(from:)), response: json["response"].flatMap(Self.response(from:)),
+            fault: json["fault"]?.stringValue)
+    }
+
+    /// A `receivedAt`/`answeredAt` text back as a date (ISO 8601, with or without fractional seconds).
+    static func date(fromTimestamp text: String) -> Date? {
+        let parsed =
+            (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+        guard let parsed else { return nil }
+        // The text carries whole milliseconds and formatting truncates: place the date mid-millisecond, so that
+        // a record read back writes the same text (binary floating point would otherwise lose one).
+        let milliseconds = (parsed.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000)
+    }
+
+    private static func auth(from json: JSONValue) -> AuthSummary? {
+        guard let kind = json["kind"]?.stringValue, case .bool(let verified)? = json["verified"] else { return nil }
+        return AuthSummary(
+            kind: kind, teamID: json["teamID"]?.stringValue, keyID: json["keyID"]?.stringValue,
+            issuedAt: json["issuedAt"]?.doubleValue.map { Int64($0) }, verified: verified,
+            certificateTopics: json["certificateTopics"]?.arrayValue?.compactMap(\.stringValue))
+    }
+
+    private static func response(from json: JSONValue) -> APNsResponse? {
+        guard let status = json["status"]?.unsignedValue, let apnsID = json["apnsID"]?.stringValue else { return nil }
+        return APNsResponse(
+            status: Int(status), apnsID: apnsID, apnsUniqueID: json["apnsUniqueID"]?.stringValue,
+            body: json["body"]?.stringValue)
+    }
+}
+
+extension JSONValue {
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The number as a non-negative integer, if this is one written without a fraction or exponent.
+    public var unsignedValue: UInt64? {
+        if case .number(let text) = self { return UInt64(text) }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+extension JournalRecord {
+    /// The token shortened to its first and last six digits (`0123ab…89cdef`), for tables and messages.
+    public var shortToken: String {
+        guard let token else { return "-" }
+        guard token.count > 14 else { return token }
+        return "\(token.prefix(6))…\(token.suffix(6))"
+    }
+
+    /// `200`, or `410 Unregistered`, or `no answer` when a fault sent none.
+    public var outcomeText: String {
+        guard let response else { return fault.map { "no answer (\($0))" } ?? "no answer" }
+        return reason.map { "\(response.status) \($0)" } ?? String(response.status)
+    }
+
+    /// What the push shows: the alert's title and body, a Live Activity's event and content-state, or a hint.
+    public var contentText: String {
+        guard let payload = payloadJSON, let aps = payload["aps"] else {
+            return payload == nil ? (payload.isEmpty ? "(empty payload)" : "(payload is not JSON)") : "(no aps)"
+        }
+        if let event = aps["event"]?.stringValue {
+            var text = "event \(event)"
+            if let state = aps["content-state"] { text += " \(state.jsonText)" }
+            return text
+        }
+        switch aps["alert"] {
+        case .string(let text)?:
+            return "\"\(text)\""
+        case .object?:
+            let alert = aps["alert"]
+            let parts = ["title", "subtitle", "body"].compactMap { key in alert?[key]?.stringValue.map { "\"\($0)\"" } }
+            if !parts.isEmpty { return parts.joined(separator: " / ") }
+            if let key = alert?["loc-key"]?.stringValue ?? alert?["title-loc-key"]?.stringValue {
+                return "loc-key \(key)"
+            }
+            return "(alert)"
+        default:
+            if aps["content-available"] != nil { return "(content-available)" }
+            return "(no alert)"
+        }
+    }
+
+    /// `#3 alert com.example.app → 0123ab…89cdef: 200 "Hello" / "World"`: one record on one line.
+    public var summaryLine: String {
+        "#\(sequence) \(pushType ?? "-") \(topic ?? "-") → \(shortToken): \(outcomeText) \(contentText)"
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+extension Device {
+    /// The device as a scenario file's `devices:` entry (JSON, which is YAML too).
+    public var scenarioJSON: JSONValue {
+        var members: [(String, JSONValue)] = [("token", .string(token))]
+        if let bundleID { members.append(("app", .string(bundleID))) }
+        if let environment { members.append(("environment", .string(environment.rawValue))) }
+        members.append(("kind", .string(kind.rawValue)))
+        if let unregisteredAt {
+            members.append(("state", "unregistered"))
+            members.append(("since", .string(JournalRecord.timestampText(unregisteredAt))))
+        } else if let expiredAt {
+            members.append(("state", "expired"))
+            members.append(("since", .string(JournalRecord.timestampText(expiredAt))))
+        } else {
+            members.append(("state", "active"))
+        }
+        return .object(members)
+    }
+}
+
+extension ScriptedRule {
+    /// The rule as a scenario file's `rules:` entry (JSON, which is YAML too).
+    public var scenarioJSON: JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(name))]
+        var matchMembers: [(String, JSONValue)] = []
+        if let token = match.token { matchMembers.append(("token", .string(token))) }
+        if let topic = match.topic { matchMembers.append(("topic", .string(topic))) }
+        if let pushType = match.pushType { matchMembers.append(("pushType", .string(pushType))) }
+        if !match.headers.isEmpty {
+            matchMembers.append(
+                ("headers", .object(match.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        if !match.payload.isEmpty {
+            matchMembers.append(
+                ("payload", .object(match.payload.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+        }
+        if !matchMembers.isEmpty { members.append(("match", .object(matchMembers))) }
+        if let nth { members.append(("nth", .number(String(nth)))) }
+        if let times { members.append(("times", .number(String(times)))) }
+        switch action {
+        case .respond(let status, let reason, let timestamp, let delay):
+            var respond: [(String, JSONValue)] = [("status", .number(String(status)))]
+            if let reason { respond.append(("reason", .string(reason))) }
+            if let timestamp { respond.append(("timestamp", .string(JournalRecord.timestampText(timestamp)))) }
+            if let delay { respond.append(("delay", .string(Self.durationText(delay)))) }
+            members.append(("respond", .object(respond)))
+        case .fault(let fault, let delay):
+            members.append(("fault", .string(fault.rawValue)))
+            if let delay { members.append(("delay", .string(Self.durationText(delay)))) }
+        }
+        return .object(members)
+    }
+
+    /// A duration as the scenario format writes it: whole milliseconds, `250ms`.
+    static func durationText(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(milliseconds)ms"
+    }
+}
+
+extension World {
+    /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps,
+    /// devices); keys carry their public key as inline `pem`. Fidelity settings are left out.
+    public var scenarioMembers: [(String, JSONValue)] {
+        func acceptance(_ policy: StrictnessPolicy) -> JSONValue { policy == .lenient ? "accept" : "reject" }
+        let keys: [JSONValue] = keys.values.sorted { $0.keyID < $1.keyID }.map { key in
+            var members: [(String, JSONValue)] = [
+                ("teamID", .string(key.teamID)), ("keyID", .string(key.keyID)), ("pem", .string(key.publicKey.pem)),
+            ]
+            if let environment = key.environment { members.append(("environment", .string(environment.rawValue))) }
+            if !key.topics.isEmpty { members.append(("topics", .array(key.topics.map { .string($0) }))) }
+            return .object(members)
+        }
+        let apps: [JSONValue] = apps.values.sorted { $0.bundleID < $1.bundleID }.map { app in
+            var members: [(String, JSONValue)] = [("bundleID", .string(app.bundleID))]
+            if let team = app.teamID { members.append(("teamID", .string(team))) }
+            return .object(members)
+        }
+        return [
+            ("environment", .string(environment.rawValue)),
+            ("unknownDevices", acceptance(devicePolicy)),
+            ("unknownKeys", acceptance(keyPolicy)),
+            ("keys", .array(keys)),
+            ("apps", .array(apps)),
+            ("devices", .array(devices.values.sorted { $0.token < $1.token }.map(\.scenarioJSON))),
+        ]
+    }
+}

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import Foundation
+import MockAPNs
+import NIOCore
+import NIOHTTP1
+
+/// The control operations over HTTP: talks to the control API of a mock-apns running elsewhere.
+///
+/// The second implementation of `MockAPNsControl` (the server itself is the first), so a test written against
+/// the protocol runs unchanged against `mock-apns serve` in another process or container:
+///
+/// ```swift
+/// let control = MockAPNsControlClient(url: "http://127.0.0.1:2190")
+/// try await control.reset()
+/// // ... run the provider ...
+/// let result = try await control.waitForRequests(RequestQuery(token: token), count: 1, timeout: .seconds(5))
+/// ```
+///
+/// Refusals come back as the same errors the server throws in-process: `MockAPNsControlError` with the HTTP
+/// status and message, and `ScenarioError` with line, column and field for documents that do not load.
+public struct MockAPNsControlClient: MockAPNsControl {
+    /// The control API's base URL, such as `http://127.0.0.1:2190`.
+    public let url: String
+    /// The bearer token sent with every request, if the server was started with `--control-token`.
+    public let token: String?
+    /// The HTTP client used; `defaultHTTPClient` unless one was given.
+    public let httpClient: HTTPClient
+    /// How long an ordinary call may take.
+    public var requestTimeout: Duration = .seconds(10)
+
+    /// The HTTP client shared by clients given none: fails at once when nothing listens at the URL.
+    ///
+    /// AsyncHTTPClient's shared client retries a refused connection until the request's deadline; for a control
+    /// API that is either running on this machine or not, "is the server running?" should come in milliseconds.
+    /// Lives as long as the process, like `HTTPClient.shared`.
+    public static let defaultHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// A client for the control API at `url`.
+    public init(url: String, token: String? = nil, httpClient: HTTPClient = MockAPNsControlClient.defaultHTTPClient) {
+        self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+        self.token = token
+        self.httpClient = httpClient
+    }
+
+    /// The journal records that match `query`, oldest first.
+    public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
+        let json = try await call("GET", "/v1/requests", query: query.parameters)
+        return try Self.records(json["records"])
+    }
+
+    /// The record with sequence number `sequence`, or `nil`.
+    public func request(sequence: UInt64) async throws -> JournalRecord? {
+        do {
+            let json = try await call("GET", "/v1/requests/\(sequence)")
+            guard let record = JournalRecord(json: json) else { throw Self.unreadable("record") }
+            return record
+        } catch let error as MockAPNsControlError where error.status == 404 {
+            return nil
+        }
+    }
+
+    /// Waits until `count` records match `query` or `timeout` passes.
+    public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
+        -> RequestWaitResult
+    {
+        let parameters = query.parameters + [("count", String(count)), ("timeout", ControlDuration.text(timeout))]
+        let json = try await call(
+            "GET", "/v1/requests/wait", query: parameters, timeout: timeout + requestTimeout, accepting: [408])
+        guard let result = RequestWaitResult(json: json) else { throw Self.unreadable("wait result") }
+        return result
+    }
+
+    /// Forgets every journal record.
+    public func clearRequests() async throws {
+        _ = try await call("DELETE", "/v1/requests")
+    }
+
+    /// Clears the journal and restores the loaded scenario's world and rules.
+    public func reset() async throws {
+        _ = try await call("POST", "/v1/reset")
+    }
+
+    /// The running scenario as a scenario document.
+    public func scenario() async throws -> ScenarioSnapshot {
+        Self.snapshot(try await call("GET", "/v1/scenario"))
+    }
+
+    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
+    public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
+        Self.snapshot(try await call("PUT", "/v1/scenario", body: yaml))
+    }
+
+    /// Adds devices, or replaces those with the same token.
+    public func addDevices(_ devices: [Device]) async throws {
+        _ = try await call("POST", "/v1/devices", body: JSONValue.array(devices.map(\.scenarioJSON)).jsonText)
+    }
+
+    /// Marks `token` unregistered from now on (410 Unregistered).
+    public func unregisterDevice(token: String) async throws -> Device {
+        let json = try await call("POST", "/v1/devices/\(Self.pathComponent(token))/unregister")
+        guard let device = try? ScenarioLoader.parseDevices(yaml: json.jsonText).first else {
+            throw Self.unreadable("device")
+        }
+        return device
+    }
+
+    /// Removes `token` from the world.
+    public func removeDevice(token: String) async throws {
+        _ = try await call("DELETE", "/v1/devices/\(Self.pathComponent(token))")
+    }
+
+    /// Adds scripted rules after the existing ones.
+    public func addRules(_ rules: [ScriptedRule]) async throws {
+        _ = try await call("POST", "/v1/rules", body: JSONValue.array(rules.map(\.scenarioJSON)).jsonText)
+    }
+
+    /// Adds rules written as in a scenario's `rules:` list (YAML or JSON), checked by the server.
+    public func addRules(yaml: String) async throws {
+        _ = try await call("POST", "/v1/rules", body: yaml)
+    }
+
+    /// Removes every scripted rule.
+    public func clearRules() async throws {
+        _ = try await call("DELETE", "/v1/rules")
+    }
+
+    /// Counts over the journal and the server's totals.
+    public func stats() async throws -> MockAPNsStats {
+        MockAPNsStats(json: try await call("GET", "/v1/stats"))
+    }
+
+    /// Whether the control API answers `/healthz`.
+    public func isHealthy() async -> Bool {
+        (try? await call("GET", "/healthz"))?["status"]?.stringValue == "ok"
+    }
+
+    private static func snapshot(_ json: JSONValue) -> ScenarioSnapshot {
+        ScenarioSnapshot(name: json["name"]?.stringValue ?? "scenario", document: json)
+    }
+
+    private static func records(_ json: JSONValue?) throws -> [JournalRecord] {
+        guard let elements = json?.arrayValue else { throw unreadable("record list") }
+        return try elements.map { element in
+            guard let record = JournalRecord(json: element) else { throw unreadable("record") }
+            return record
+        }
+    }
+
+    static func unreadable(_ what: String) -> MockAPNsControlError {
+        MockAPNsControlError(
+            status: 502,
+            "the control API answered a \(what) this client cannot read; are client and server the same version?")
+    }
+
+    static func pathComponent(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? text
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import MockAPNs
+import MockAPNsClient
+
+/// `mock-apns requests`: lists (or follows) the pushes a running server recorded.
+struct Requests: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the pushes a running mock-apns recorded, as a table or JSON lines; --follow tails them.",
+        discussion: """
+            Talks to the control API of `mock-apns serve` (default http://127.0.0.1:2190). Filters combine: \
+            `mock-apns requests --token 0123... --status 410` shows that device's 410 answers.
+            """)
+
+    @Flag(name: [.short, .long], help: "Keep running and print records as they arrive (server-sent events).")
+    var follow = false
+
+    @Flag(name: .long, help: "Print each record as one JSON line instead of a table.")
+    var json = false
+
+    @Option(name: .long, help: "Only this device token.")
+    var token: String?
+
+    @Option(name: .long, help: "Only this apns-topic.")
+    var topic: String?
+
+    @Option(name: .long, help: "Only this push type (alert, background, liveactivity, ...).")
+    var pushType: String?
+
+    @Option(name: .long, help: "Only this apns-id.")
+    var apnsID: String?
+
+    @Option(name: .long, help: "Only answers with this HTTP status.")
+    var status: Int?
+
+    @Option(name: .long, help: "Only answers with this reason (Unregistered, BadDeviceToken, ...).")
+    var reason: String?
+
+    @Option(name: .long, help: "Only accepted (true) or rejected (false) pushes.")
+    var accepted: Bool?
+
+    @Option(name: .long, help: "Only requests on this connection id.")
+    var connection: UInt64?
+
+    @Option(name: .long, help: "Only records after this sequence number.")
+    var since: UInt64?
+
+    @Option(name: .long, help: "At most this many records, the newest. Default: all (with --follow: the last 10).")
+    var limit: Int?
+
+    @OptionGroup var control: ControlOptions
+
+    func run() async throws {
+        var query = RequestQuery(
+            token: token, topic: topic, pushType: pushType, apnsID: apnsID, status: status, reason: reason,
+            accepted: accepted, connection: connection, since: since, limit: limit ?? (follow ? 10 : nil))
+        // The server checks the filters; parsing them here too gives the same messages before any network call.
+        do {
+            query = try RequestQuery.parse(query.parameters).query
+        } catch {
+            throw CLIError(error.message)
+        }
+        let client = control.client()
+        let printer = RecordPrinter(json: json, color: Terminal.wantsColor)
+        // Read the total before listing: following from there can repeat a record (skipped) but never miss one.
+        let total = follow ? try await controlCall { try await client.stats().total } : 0
+        let records = try await controlCall { try await client.requests(query) }
+        if !json { printer.header() }
+        for record in records { printer.print(record) }
+        guard follow else { return }
+        var live = query
+        live.limit = nil
+        var lastPrinted = max(records.last?.sequence ?? 0, query.since ?? 0)
+        live.since = min(lastPrinted == 0 ? total : lastPrinted, total)
+        do {
+            for try await record in client.streamRequests(live) where record.sequence > lastPrinted {
+                printer.print(record)
+                lastPrinted = record.sequence
+            }
+        } catch let error as MockAPNsControlError {
+            throw CLIError(error.message)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// `mock-apns requests` and `mock-apns reset` run as a person runs them, against a real control API.
+@Suite("mock-apns requests and reset", .serialized)
+struct InspectionCLITests {
+    @Test("lists pushes as a table or JSON lines, filters them, and resets the server")
+    func requestsAndReset() async throws {
+        try await withControlServer { server, control in
+            try await sendPush(server)
+            try await sendPush(
+                server, to: ControlAPITests.other, pushType: "liveactivity",
+                body: #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#)
+            let table = try await offPool { try CLITests.run(["requests", "--control", control.url]) }
+            #expect(table.status == 0, "\(table.errors)")
+            let lines = table.output.split(separator: "\n")
+            try #require(lines.count == 3, "\(table.output)")
+            #expect(lines[0].hasPrefix("SEQ    TIME"))
+            #expect(
+                lines[1].contains("012345…abcdef") && lines[1].contains("\"Order ready\" / \"Your food is on its way\"")
+            )
+            #expect(lines[2].contains("liveactivity") && lines[2].contains("event update {\"eta\":5}"))
+            #expect(!table.output.contains("\u{1B}["))  // not a terminal: no colour
+
+            let json = try await offPool { try CLITests.run(["requests", "--control", control.url, "--json", "--push-type", "alert"]) }
+            let records = json.output.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
+            #expect(records.count == 1)
+            #expect(records.first??["sequence"] == 1)
+
+            let bad = try await offPool { try CLITests.run(["requests", "--control", control.url, "--status", "9"]) }
+            #expect(bad.status != 0)
+            #expect(bad.errors.contains("status must be an HTTP status"))
+
+            let reset = try await offPool { try CLITests.run(["reset", "--control", control.url]) }
+            #expect(reset.status == 0)
+            #expect(reset.output.contains("journal cleared"))
+            #expect(server.journal.count == 0)
+        }
+    }
+
+    @Test("says how to reach the control API when nothing answers")
+    func unreachable() async throws {
+        let result = try await offPool { try CLITests.run(["requests", "--control", "http://127.0.0.1:9"]) }
+        #expect(result.status != 0)
+        #expect(result.errors.contains("cannot reach the mock-apns control API at http://127.0.0.1:9"))
+    }
+
+    @Test("--follow prints records as they arrive")
+    func follow() async throws {
+        try await withControlServer { server, control in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLITests.executable)
+            process.arguments = ["requests", "--follow", "--control", control.url]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            try await Task.sleep(for: .milliseconds(500))
+            try await sendPush(server)
+            var output = ""
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !output.contains("Order ready"), ContinuousClock.now < deadline {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output += String(decoding: chunk, as: UTF8.self)
+            }
+            #expect(output.contains("\"Order ready\""))
+        }
+    }
+}

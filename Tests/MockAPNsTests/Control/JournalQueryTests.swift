@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// Queries, near misses, incremental stats and waits over a journal, without sockets.
+@Suite("Journal queries")
+struct JournalQueryTests {
+    static func record(
+        token: String = "aa", topic: String = "com.example.app", status: Int = 200, reason: String? = nil
+    )
+        -> JournalRecord
+    {
+        JournalRecord(
+            sequence: 0, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
+            streamID: 1, method: "POST", path: "/3/device/\(token)", authority: nil, token: token, headers: [],
+            payload: [], pushType: "alert", topic: topic, accepted: status == 200, reason: reason, rule: "test",
+            explanation: "", notes: [], auth: nil, response: APNsResponse(status: status, apnsID: "ID"), fault: nil)
+    }
+
+    @Test("records(after:) copies only newer records, across the ring's wrap-around")
+    func recordsAfter() throws {
+        let journal = try Journal(capacity: 3)
+        for _ in 1...5 { journal.append(Self.record()) }
+        #expect(journal.records(after: 3).map(\.sequence) == [4, 5])
+        #expect(journal.records(after: 0).map(\.sequence) == [3, 4, 5])
+        #expect(journal.records(after: 5).isEmpty)
+    }
+
+    @Test("stats count incrementally, keep dropped records and start over after a clear")
+    func incrementalStats() throws {
+        let journal = try Journal(capacity: 2)
+        let counter = JournalStatsCounter()
+        journal.append(Self.record())
+        #expect(counter.stats(journal: journal, metrics: ServerMetrics()).accepted == 1)
+        journal.append(Self.record(status: 410, reason: "Unregistered"))
+        journal.append(Self.record(topic: "com.example.other"))
+        let stats = counter.stats(journal: journal, metrics: ServerMetrics())
+        #expect(stats.records == 2)
+        #expect(stats.dropped == 1)
+        #expect(stats.accepted == 2)
+        #expect(stats.byReason == ["Unregistered": 1])
+        #expect(stats.byTopic == ["com.example.app": 2, "com.example.other": 1])
+        journal.clear()
+        journal.append(Self.record(status: 400, reason: "BadTopic"))
+        let cleared = counter.stats(journal: journal, metrics: ServerMetrics())
+        #expect(cleared.byStatus == ["400": 1])
+        #expect(cleared.total == 4)
+    }
+
+    @Test("near misses are records that failed on exactly one field, newest first")
+    func nearMisses() throws {
+        let journal = try Journal(capacity: 10)
+        journal.append(Self.record(token: "bb", topic: "com.example.other"))
+        journal.append(Self.record(token: "bb"))
+        journal.append(Self.record(topic: "com.example.other"))
+        let misses = journal.nearMisses(for: RequestQuery(token: "aa", topic: "com.example.app"))
+        #expect(
+            misses.map(\.summary) == [
+                "#3 differs in topic: expected com.example.app, got com.example.other",
+                "#2 differs in token: expected aa, got bb",
+            ])
+    }
+
+    @Test("a wait resumes when the matching record is appended, and times out with what it found")
+    func wait() async throws {
+        let journal = try Journal(capacity: 10)
+        journal.append(Self.record())
+        let waiting = Task {
+            await journal.waitForRecords(matching: RequestQuery(token: "aa"), count: 2, timeout: .seconds(5))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let appended = ContinuousClock.now
+        journal.append(Self.record())
+        let result = await waiting.value
+        // Far below the 5 s timeout: the observer resumed it (the bound allows for a busy test machine).
+        #expect(ContinuousClock.now - appended < .seconds(1))
+        #expect(result.satisfied)
+        #expect(result.records.map(\.sequence) == [1, 2])
+        let timedOut = await journal.waitForRecords(
+            matching: RequestQuery(token: "cc"), count: 1, timeout: .milliseconds(50))
+        #expect(!timedOut.satisfied)
+        #expect(timedOut.nearMisses.count == 2)
+    }
+
+    @Test("query parameters are parsed strictly and written back the same")
+    func parameters() throws {
+        let (query, extra) = try RequestQuery.parse(
+            [("token", "ABAB"), ("status", "410"), ("accepted", "false"), ("since", "3"), ("timeout", "2s")],
+            extra: ["timeout"])
+        #expect(query == RequestQuery(token: "abab", status: 410, accepted: false, since: 3))
+        #expect(extra == ["timeout": "2s"])
+        #expect(try RequestQuery.parse(query.parameters).query == query)
+        #expect(
+            throws: MockAPNsControlError.badRequest(
+                "unknown filter 'device'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, since, limit"
+            )
+        ) {
+            try RequestQuery.parse([("device", "ab")])
+        }
+        #expect(try ControlDuration.parse("1.5s") == .milliseconds(1500))
+        #expect(ControlDuration.text(.milliseconds(250)) == "250ms")
+    }
+}

@@ -1,0 +1,124 @@
+import AsyncHTTPClient
+import Foundation
+import MockAPNsTesting
+import NIOCore
+import NIOSSL
+import Testing
+
+@testable import MockAPNs
+
+/// `MockAPNsTesting` as a Swift provider's test uses it, with AsyncHTTPClient as the real HTTP/2 provider.
+@Suite("MockAPNsTesting", .serialized)
+struct TestingLibraryTests {
+    static let device = EndToEndTests.device
+
+    /// An HTTP/2 client trusting the mock's CA, as a provider would be configured in a test.
+    static func provider(trusting caPEM: String?) throws -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array((caPEM ?? "").utf8)))
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .automatic
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Sends one alert with a provider token from the test key, as a provider does.
+    static func send(_ client: HTTPClient, to server: MockAPNsTestServer, token: String, title: String) async throws
+        -> HTTPClientResponse
+    {
+        let key = try ES256PrivateKey(pem: TestCredentials.signingKeyPEM)
+        let jwt = ProviderTokenSigner.makeToken(
+            teamID: TestCredentials.teamID, keyID: TestCredentials.keyID, issuedAt: Int64(Date().timeIntervalSince1970),
+            key: key)
+        var request = HTTPClientRequest(url: "\(server.apnsURL)/3/device/\(token)")
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "bearer \(jwt)")
+        request.headers.add(name: "apns-topic", value: "com.example.app")
+        request.headers.add(name: "apns-push-type", value: "alert")
+        request.body = .bytes(ByteBuffer(string: #"{"aps":{"alert":{"title":"\#(title)","body":"Hi"}}}"#))
+        return try await client.execute(request, timeout: .seconds(5))
+    }
+
+    @Test("a provider's push over HTTP/2 is asserted in three lines")
+    func threeLines() async throws {
+        try await withMockAPNs { server in
+            let provider = try Self.provider(trusting: server.caPEM)
+            let response = try await Self.send(provider, to: server, token: Self.device, title: "Hello")
+            try await provider.shutdown()
+            #expect(response.status == .ok)
+            #expect(response.version == .http2)
+
+            let pushes = try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(2))
+            #expect(pushes[0].payloadJSON?.value(atPath: "aps.alert.title") == "Hello")
+            #expect(pushes[0].auth?.verified == true)
+        }
+    }
+
+    @Test("a failed expectation says what was received and the nearest misses")
+    func failureMessage() async throws {
+        try await withMockAPNs { server in
+            let provider = try Self.provider(trusting: server.caPEM)
+            _ = try await Self.send(provider, to: server, token: Self.device, title: "Hello")
+            try await provider.shutdown()
+            let other = String(repeating: "ab", count: 32)
+            do {
+                try await server.expectPush(to: other, count: 1, timeout: .milliseconds(200))
+                Issue.record("the expectation passed")
+            } catch let failure as MockAPNsExpectationFailure {
+                #expect(failure.message.contains("expected 1 push(es) matching token=\(other) within 200ms; 0 arrived"))
+                #expect(
+                    failure.message.contains(
+                        "received:\n  #1 alert com.example.app → 012345…abcdef: 200 \"Hello\" / \"Hi\""))
+                #expect(
+                    failure.message.contains(
+                        "nearest misses:\n  #1 differs in token: expected \(other), got \(Self.device)"))
+            }
+            try await withKnownIssue("shows how the failure reads in a test report") {
+                try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1)) { record in
+                    record.payloadJSON?.value(atPath: "aps.alert.title") == "Goodbye"
+                }
+            } matching: { issue in
+                (issue.error as? MockAPNsExpectationFailure)?.message.contains("not the where: condition") == true
+            }
+        }
+    }
+
+    @Test("fails when more pushes arrived than expected, and expectNoPush fails when one arrived")
+    func tooMany() async throws {
+        try await withMockAPNs { server in
+            let provider = try Self.provider(trusting: server.caPEM)
+            _ = try await Self.send(provider, to: server, token: Self.device, title: "One")
+            _ = try await Self.send(provider, to: server, token: Self.device, title: "Two")
+            try await provider.shutdown()
+            await #expect(throws: MockAPNsExpectationFailure.self) {
+                try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1))
+            }
+            let two = try await server.expectPush(to: Self.device, count: 2, timeout: .seconds(1))
+            #expect(two.map(\.sequence) == [1, 2])
+            await #expect(throws: MockAPNsExpectationFailure.self) { try await server.expectNoPush(to: Self.device) }
+        }
+    }
+
+    @Test("the report lists received records and near misses (message built directly)")
+    func reportMessage() {
+        let record = JournalRecord(
+            sequence: 7, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
+            streamID: 1, method: "POST", path: "/3/device/\(Self.device)", authority: "localhost", token: Self.device,
+            headers: [], payload: Array(#"{"aps":{"event":"update","content-state":{"eta":5}}}"#.utf8),
+            pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity", accepted: false,
+            reason: "Unregistered", rule: "device-unregistered", explanation: "", notes: [], auth: nil,
+            response: APNsResponse(status: 410, apnsID: "A"), fault: nil)
+        let query = RequestQuery(token: Self.device, pushType: "alert")
+        let report = ExpectationReport(
+            query: query, expectedCount: 2, timeout: .seconds(2), hasPredicate: false, matched: [],
+            matchedFilters: [], received: [record], receivedTotal: 12,
+            nearMisses: [NearMiss(record: record, field: .pushType, expected: "alert", actual: "liveactivity")])
+        #expect(
+            report.message == """
+                expected 2 push(es) matching token=\(Self.device) pushType=alert within 2s; 0 arrived
+                received (the newest 1 of 12):
+                  #7 liveactivity com.example.app.push-type.liveactivity → 012345…abcdef: 410 Unregistered event update {"eta":5}
+                nearest misses:
+                  #7 differs in pushType: expected alert, got liveactivity
+                """)
+    }
+}
