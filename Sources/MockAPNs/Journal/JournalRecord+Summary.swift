@@ -14,9 +14,8 @@ extension JournalRecord {
 
     /// What the push shows: the alert's title and body, a Live Activity's event and content-state, or a hint.
     public var contentText: String {
-        guard let payload = payloadJSON, let aps = payload["aps"] else {
-            return payload == nil ? (payload.isEmpty ? "(empty payload)" : "(payload is not JSON)") : "(no aps)"
-        }
+        guard let json = payloadJSON else { return payload.isEmpty ? "(empty payload)" : "(payload is not JSON)" }
+        guard let aps = json["aps"] else { return "(no aps)" }
         if let event = aps["event"]?.stringValue {
             var text = "event \(event)"
             if let state = aps["content-state"] { text += " \(state.jsonText)" }
