@@ -143,7 +143,7 @@ MOCK_PORT=""
 start_mock() {  # sets MOCK_PID, MOCK_PORT, JWT
     MOCK_PORT=$(free_port)
     # shellcheck disable=SC2086  # MOCK_APNS_ARGS is a list of words on purpose
-    "${SERVER_ON[@]}" "$MOCK_APNS_BIN" serve --port "$MOCK_PORT" --log-level warning --journal-capacity 100000 \
+    "${SERVER_ON[@]}" "$MOCK_APNS_BIN" serve --port "$MOCK_PORT" --control-port 0 --log-level warning --journal-capacity 100000 \
         $MOCK_APNS_ARGS >"$TMP/mock.out" 2>"$TMP/mock.err" &
     MOCK_PID=$!
     SERVER_PIDS+=("$MOCK_PID")

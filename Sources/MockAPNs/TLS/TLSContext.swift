@@ -55,37 +55,36 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     private static func useCertificateChain(_ pem: String, in context: OpaquePointer) throws(TLSError) {
-        let bytes = Array(pem.utf8)
-        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-            throw TLSError.fromQueue("BIO_new_mem_buf failed")
-        }
-        defer { BIO_free(bio) }
-        guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
-            throw TLSError.fromQueue("the certificate is not PEM")
-        }
-        defer { X509_free(leaf) }
-        guard SSL_CTX_use_certificate(context, leaf) == 1 else { throw TLSError.fromQueue("cannot use the certificate") }
-        while let intermediate = PEM_read_bio_X509(bio, nil, nil, nil) {
-            // SSL_CTX_add0_chain_cert takes ownership on success.
-            if SSL_CTX_ctrl(context, SSL_CTRL_CHAIN_CERT, 0, UnsafeMutableRawPointer(intermediate)) != 1 {
-                X509_free(intermediate)
-                throw TLSError.fromQueue("cannot add an intermediate certificate")
+        let outcome = OpenSSLHelpers.withMemoryBIO(over: pem) { bio -> TLSError? in
+            guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
+                return .fromQueue("the certificate is not PEM")
             }
+            defer { X509_free(leaf) }
+            guard SSL_CTX_use_certificate(context, leaf) == 1 else { return .fromQueue("cannot use the certificate") }
+            while let intermediate = PEM_read_bio_X509(bio, nil, nil, nil) {
+                // SSL_CTX_add0_chain_cert takes ownership on success.
+                if SSL_CTX_ctrl(context, SSL_CTRL_CHAIN_CERT, 0, UnsafeMutableRawPointer(intermediate)) != 1 {
+                    X509_free(intermediate)
+                    return .fromQueue("cannot add an intermediate certificate")
+                }
+            }
+            ERR_clear_error()  // the loop ends on a "no start line" error
+            return nil
         }
-        ERR_clear_error()  // the loop ends on a "no start line" error
+        if let failure = outcome ?? TLSError("cannot read the certificate") { throw failure }
     }
 
     private static func usePrivateKey(_ pem: String, in context: OpaquePointer) throws(TLSError) {
-        let bytes = Array(pem.utf8)
-        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-            throw TLSError.fromQueue("BIO_new_mem_buf failed")
+        let outcome = OpenSSLHelpers.withMemoryBIO(over: pem) { bio -> TLSError? in
+            // A passphrase callback that gives none: an encrypted key is refused instead of prompting on the terminal.
+            guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
+                return .fromQueue("the private key is not an unencrypted PEM key")
+            }
+            defer { EVP_PKEY_free(key) }
+            guard SSL_CTX_use_PrivateKey(context, key) == 1 else { return .fromQueue("cannot use the private key") }
+            return nil
         }
-        defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
-            throw TLSError.fromQueue("the private key is not PEM")
-        }
-        defer { EVP_PKEY_free(key) }
-        guard SSL_CTX_use_PrivateKey(context, key) == 1 else { throw TLSError.fromQueue("cannot use the private key") }
+        if let failure = outcome ?? TLSError("cannot read the private key") { throw failure }
     }
 }
 

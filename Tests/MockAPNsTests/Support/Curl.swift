@@ -37,18 +37,7 @@ struct Curl {
 
     /// Runs curl with `arguments`, returning its exit status, standard output and standard error.
     static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        try Subprocess.run("/usr/bin/env", ["curl"] + arguments)
     }
 
     private static func parse(_ output: String) throws -> Response {

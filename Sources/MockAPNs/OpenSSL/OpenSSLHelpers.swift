@@ -1,7 +1,8 @@
 import COpenSSL
 
-/// Small OpenSSL 3 helpers shared by the key and certificate readers: memory BIOs and the error queue.
-enum AuthOpenSSL {
+/// Small OpenSSL 3 helpers shared by the TLS layer and the key and certificate readers: memory BIOs, DER
+/// encoding and the error queue.
+enum OpenSSLHelpers {
     /// Empties this thread's OpenSSL error queue and describes what was in it, most recent last.
     ///
     /// The queue is per thread; leaving entries behind would make a later, unrelated OpenSSL call on the same
@@ -60,5 +61,25 @@ enum AuthOpenSSL {
         return data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
         }
+    }
+
+    /// The bytes an OpenSSL `i2d_*` function writes: `encode` is called once to size and once to fill the
+    /// buffer (it gets `nil`, then a pointer to the cursor). `nil` when OpenSSL fails.
+    static func derEncoding(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> [UInt8]? {
+        let length = encode(nil)
+        guard length > 0 else {
+            ERR_clear_error()
+            return nil
+        }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return encode(&cursor)
+        }
+        guard written == length else {
+            ERR_clear_error()
+            return nil
+        }
+        return der
     }
 }

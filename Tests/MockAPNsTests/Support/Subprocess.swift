@@ -1,0 +1,42 @@
+import Foundation
+
+/// Runs a program to completion and collects what it printed.
+enum Subprocess {
+    /// Runs `executable` with `arguments` (in `directory` if given); returns its exit status, standard output and
+    /// standard error.
+    static func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read standard error on another thread: a program that fills one pipe while we block on the other hangs.
+        let errors = ErrorCollector(err.fileHandleForReading)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text())
+    }
+
+    private final class ErrorCollector: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var data = Data()
+
+        init(_ handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func text() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
