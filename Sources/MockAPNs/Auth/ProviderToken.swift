@@ -30,6 +30,8 @@ public struct ProviderToken: Sendable, Hashable {
     public let issuedAt: Int64?
     /// `true` when `iat` was sent as a numeric string (kalyke, APNSwift) rather than a JSON number.
     public let issuedAtWasString: Bool
+    /// `true` when `iat` was a JSON number with a fraction (apns2-up and pyapns_client send `time.time()`).
+    public let issuedAtHadFraction: Bool
     /// `true` when the claims carry a `kid` too, as APNSwift sends them.
     public let hasKeyIDClaim: Bool
     /// The bytes that were signed: `<header b64>.<claims b64>`.
@@ -71,6 +73,7 @@ public struct ProviderToken: Sendable, Hashable {
             issuer: try readString(claims["iss"], name: "claim iss"),
             issuedAt: issuedAt.value,
             issuedAtWasString: issuedAt.wasString,
+            issuedAtHadFraction: issuedAt.hadFraction,
             hasKeyIDClaim: claims["kid"] != nil,
             signingInput: Array(bytes[..<parts[1].endIndex]),
             signature: signature
@@ -110,12 +113,14 @@ public struct ProviderToken: Sendable, Hashable {
     }
 
     /// Reads `iat` from a JSON number or a numeric string.
-    private static func readIssuedAt(_ value: Any?) throws(ProviderTokenError) -> (value: Int64?, wasString: Bool) {
+    private static func readIssuedAt(
+        _ value: Any?
+    ) throws(ProviderTokenError) -> (value: Int64?, wasString: Bool, hadFraction: Bool) {
         switch value {
         case nil:
-            return (nil, false)
+            return (nil, false, false)
         case let string as String:
-            return (Int64(string), true)
+            return (Int64(string), true, false)
         case let number as NSNumber:
             // JSONSerialization hands out JSON booleans as NSNumber too, and `as? Int64` happily converts them;
             // only the class tells them apart (`__NSCFBoolean` on both Darwin and swift-corelibs-foundation).
@@ -123,13 +128,14 @@ public struct ProviderToken: Sendable, Hashable {
                 throw ProviderTokenError("iat is not a number (it is a boolean)")
             }
             if let exact = number as? Int64 {
-                return (exact, false)
+                return (exact, false, false)
             }
             let seconds = number.doubleValue
             guard seconds.isFinite, seconds > -9.2e18, seconds < 9.2e18 else {
                 throw ProviderTokenError("iat \(number) is out of range")
             }
-            return (Int64(seconds.rounded(.towardZero)), false)
+            let whole = seconds.rounded(.towardZero)
+            return (Int64(whole), false, whole != seconds)
         default:
             throw ProviderTokenError("iat is not a number")
         }

@@ -52,6 +52,9 @@ extension APNsValidator {
             }
             context.notes.append("provider token iat sent as a string")
         }
+        if token.issuedAtHadFraction {
+            context.notes.append("provider token iat sent with a fraction of a second: truncated")
+        }
 
         // "Unknown kid, wrong iss for the key, bad signature: 403 InvalidProviderToken" (§5; doc). In lenient
         // mode an unknown key is accepted and the record says it was not verified (design.md).

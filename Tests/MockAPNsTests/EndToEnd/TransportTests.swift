@@ -124,6 +124,34 @@ struct TransportTests {
         }
     }
 
+    @Test(
+        "refuses a first burst sent before SETTINGS(1) arrived, and serves it with the switch off",
+        .enabled(if: Nghttp.isInstalled, "needs nghttp from nghttp2-client (.ci/run installs it)"))
+    func firstBurst() async throws {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-burst.json")
+        try Self.alert.write(to: body, atomically: true, encoding: .utf8)
+        func burst(_ server: MockAPNsServer) throws -> String {
+            let base = "https://localhost:\(server.port)/3/device/\(Self.device)"
+            // nghttp assumes 100 streams until the server's SETTINGS arrive, so the three go out at once.
+            return try Nghttp.run([
+                "-d", body.path, "-H", "apns-topic: com.example.app", "-H", "authorization: bearer \(testProviderToken())",
+                base, base + "?2", base + "?3",
+            ])
+        }
+        try await withTestServer { server in
+            let output = try burst(server)
+            #expect(output.contains("REFUSED_STREAM"), "\(output)")
+            #expect(server.journal.count == 1)
+        }
+        var relaxed = Scenario.embeddedDefault(port: 0)
+        relaxed.world.fidelity.singleStreamUntilAuthenticated = false
+        try await withTestServer(scenario: relaxed) { server in
+            let output = try burst(server)
+            #expect(!output.contains("REFUSED_STREAM"), "\(output)")
+            #expect(server.journal.count == 3)
+        }
+    }
+
     /// The MAX_CONCURRENT_STREAMS values in the SETTINGS frames nghttp received, in order.
     static func announcedStreamLimits(_ output: String) -> [Int] {
         var inReceivedSettings = false

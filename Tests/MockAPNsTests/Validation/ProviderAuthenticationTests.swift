@@ -96,6 +96,18 @@ struct ProviderAuthenticationTests {
         #expect(strict.validate(strict.request(token: token)).reason == .invalidProviderToken)
     }
 
+    @Test("accepts an iat with a fraction of a second, truncated, and notes it")
+    func fractionalIssuedAt() {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"TESTKEY001"}"#.utf8))
+        let claims = Base64URL.encode(Array("{\"iss\":\"TESTTEAM01\",\"iat\":\(fixture.nowSeconds).75}".utf8))
+        let input = Array("\(header).\(claims)".utf8)
+        let token = "\(header).\(claims).\(Base64URL.encode(ValidatorFixture.testKey.sign(input)))"
+        let decision = fixture.validate(fixture.request(token: token))
+        #expect(decision.isAccepted, "\(decision.explanation)")
+        #expect(decision.auth?.issuedAt == fixture.nowSeconds)
+        #expect(decision.notes.contains("provider token iat sent with a fraction of a second: truncated"))
+    }
+
     @Test("rejects an iat more than an hour in the future")
     func futureIssuedAt() {
         #expect(fixture.validate(fixture.request(token: fixture.token(age: -3700))).reason == .invalidProviderToken)
