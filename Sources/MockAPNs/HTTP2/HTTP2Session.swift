@@ -19,7 +19,12 @@ final class HTTP2Session {
         var authority: String?
         var host: String?
         var scheme: String?
-        var headers: [APNsHeader] = []
+        // Room for what APNs clients send (about ten headers) without growing the array on the way.
+        var headers: [APNsHeader] = {
+            var headers: [APNsHeader] = []
+            headers.reserveCapacity(12)
+            return headers
+        }()
         var headerBytes = 0
         var body: [UInt8] = []
         var bodyTruncated = false
@@ -154,15 +159,17 @@ final class HTTP2Session {
         appendField("apns-id", response.apnsID)
         if let uniqueID = response.apnsUniqueID { appendField("apns-unique-id", uniqueID) }
         if !stream.responseBody.isEmpty { appendField("content-type", "application/json") }
-        let ranges = headerRanges
         let hasBody = !stream.responseBody.isEmpty
         return headerBytes.withUnsafeMutableBufferPointer { bytes -> Bool in
             let base = bytes.baseAddress!
-            var nva = ranges.map { range in
-                nghttp2_nv(
-                    name: base + range.nameStart, value: base + range.valueStart, namelen: range.nameLength,
-                    valuelen: range.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            nva.removeAll(keepingCapacity: true)
+            for range in headerRanges {
+                nva.append(
+                    nghttp2_nv(
+                        name: base + range.nameStart, value: base + range.valueStart, namelen: range.nameLength,
+                        valuelen: range.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
             }
+            defer { nva.removeAll(keepingCapacity: true) }  // its pointers die with this closure
             if !hasBody {
                 return nghttp2_submit_response(session, streamID, &nva, nva.count, nil) == 0
             }
@@ -173,6 +180,7 @@ final class HTTP2Session {
     }
 
     private var headerBytes: [UInt8] = []
+    private var nva: [nghttp2_nv] = []
     private var headerRanges: [(nameStart: Int, nameLength: Int, valueStart: Int, valueLength: Int)] = []
 
     private func appendField(_ name: StaticString, _ value: String) {

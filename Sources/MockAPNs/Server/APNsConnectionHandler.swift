@@ -31,6 +31,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var plaintextOut: ByteBuffer?
     private var mode: Mode
     private var worldGeneration: UInt64
+    /// The world as of `worldGeneration`: read once per change, not once per request.
+    private var world: World
     private var inErrorStanding = false
     private var draining = false
     private var sniffedPreface = false
@@ -45,6 +47,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         self.metrics = metrics
         self.mode = tls == nil ? .http2 : .handshaking
         self.worldGeneration = engine.generation
+        self.world = engine.world
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -138,7 +141,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         startHTTP2(context: context)
         guard mode == .http2, let certificate = info.clientCertificate else { return }
-        let world = engine.world
+        refreshWorld()
         // "A wrong-environment client certificate gets GOAWAY NO_ERROR last-stream 0
         // {"reason":"BadCertificateEnvironment"} right after SETTINGS" (§2; doc/seen).
         if world.fidelity.certificateEnvironmentMismatch == .goaway, !certificate.environments.isEmpty,
@@ -153,7 +156,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func startHTTP2(context: ChannelHandlerContext) {
-        let fidelity = engine.world.fidelity
+        refreshWorld()
+        let fidelity = world.fidelity
         var settings = HTTP2Settings()
         settings.maxConcurrentStreams = UInt32(clamping: desiredStreamLimit(fidelity))
         do {
@@ -206,13 +210,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard let session, !session.completedRequests.isEmpty else { return }
         let requests = session.completedRequests
         session.completedRequests.removeAll(keepingCapacity: true)
-        let generation = engine.generation
-        if generation != worldGeneration {
-            worldGeneration = generation
-            auth.forgetVerdicts()
-        }
+        refreshWorld()
         for request in requests {
-            switch engine.decide(request, connection: info, auth: &auth, ids: &ids) {
+            switch engine.decide(request, world: world, connection: info, auth: &auth, ids: &ids) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
@@ -231,6 +231,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 }
             }
         }
+    }
+
+    /// Picks up a changed world (devices, keys, settings); cached token verdicts may name changed keys.
+    private func refreshWorld() {
+        let generation = engine.generation
+        guard generation != worldGeneration else { return }
+        worldGeneration = generation
+        world = engine.world
+        auth.forgetVerdicts()
     }
 
     private func scheduleDelayed(
@@ -292,7 +301,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         } else if (400..<500).contains(response.status), response.status != 410 {
             inErrorStanding = true
         }
-        session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(engine.world.fidelity)))
+        session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(world.fidelity)))
     }
 
     private func desiredStreamLimit(_ fidelity: FidelitySettings) -> Int {

@@ -39,10 +39,10 @@ public final class MockAPNsEngine: Sendable {
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
     func decide(
-        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, ids: inout APNsIDGenerator
+        _ request: APNsRequest, world: World, connection: ConnectionInfo, auth: inout ProviderAuthState,
+        ids: inout APNsIDGenerator
     ) -> Action {
         let receivedAt = clock.now()
-        let world = self.world
         let apnsID = request.fields.apnsID ?? ids.uuid(uppercase: true)
         var record = JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,

@@ -124,30 +124,40 @@ struct TransportTests {
         }
     }
 
-    @Test(
-        "refuses a first burst sent before SETTINGS(1) arrived, and serves it with the switch off",
-        .enabled(if: Nghttp.isInstalled, "needs nghttp from nghttp2-client (.ci/run installs it)"))
+    @Test("refuses a first burst sent before SETTINGS(1) arrived, and serves it with the switch off")
     func firstBurst() async throws {
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-burst.json")
-        try Self.alert.write(to: body, atomically: true, encoding: .utf8)
-        func burst(_ server: MockAPNsServer) throws -> String {
-            let base = "https://localhost:\(server.port)/3/device/\(Self.device)"
-            // nghttp assumes 100 streams until the server's SETTINGS arrive, so the three go out at once.
-            return try Nghttp.run([
-                "-d", body.path, "-H", "apns-topic: com.example.app", "-H", "authorization: bearer \(testProviderToken())",
-                base, base + "?2", base + "?3",
-            ])
+        // Three requests in the client's first write, before it can have read the server's SETTINGS.
+        func request(stream: UInt32) -> [UInt8] {
+            let path = Array("/3/device/\(Self.device)".utf8)
+            // HPACK: :method POST and :scheme http from the static table, :path and :authority as literals.
+            let block: [UInt8] = [0x83, 0x86, 0x04, UInt8(path.count)] + path + [0x01, 0x09] + Array("localhost".utf8)
+            return RawTCP.frame(type: 0x1, flags: 0x5, stream: stream, payload: block)  // END_STREAM | END_HEADERS
         }
-        try await withTestServer { server in
-            let output = try burst(server)
-            #expect(output.contains("REFUSED_STREAM"), "\(output)")
+        let burst = RawTCP.preface + RawTCP.frame(type: 0x4) + request(stream: 1) + request(stream: 3) + request(stream: 5)
+        /// The streams the answer resets with REFUSED_STREAM (RST_STREAM, error code 7).
+        func refusedStreams(_ answer: [UInt8]) -> [UInt32] {
+            var refused: [UInt32] = []
+            var offset = 0
+            while offset + 9 <= answer.count {
+                let length = Int(answer[offset]) << 16 | Int(answer[offset + 1]) << 8 | Int(answer[offset + 2])
+                let stream = answer[(offset + 5)..<(offset + 9)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+                if answer[offset + 3] == 0x3, length == 4, offset + 13 <= answer.count, answer[offset + 12] == 7 {
+                    refused.append(stream)
+                }
+                offset += 9 + length
+            }
+            return refused
+        }
+        try await withTestServer(cleartext: true) { server in
+            let answer = try RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
+            #expect(refusedStreams(answer) == [3, 5])
             #expect(server.journal.count == 1)
         }
         var relaxed = Scenario.embeddedDefault(port: 0)
         relaxed.world.fidelity.singleStreamUntilAuthenticated = false
-        try await withTestServer(scenario: relaxed) { server in
-            let output = try burst(server)
-            #expect(!output.contains("REFUSED_STREAM"), "\(output)")
+        try await withTestServer(scenario: relaxed, cleartext: true) { server in
+            let answer = try RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
+            #expect(refusedStreams(answer).isEmpty)
             #expect(server.journal.count == 3)
         }
     }
