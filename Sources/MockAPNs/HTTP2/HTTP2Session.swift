@@ -208,12 +208,6 @@ final class HTTP2Session {
         }
     }
 
-    /// The highest stream id the session has processed.
-    var lastProcessedStreamID: Int32 {
-        guard let session else { return 0 }
-        return nghttp2_session_get_last_proc_stream_id(session)
-    }
-
     /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS (APNs lowers it to 1 and raises it again, §2).
     func announceMaxConcurrentStreams(_ value: UInt32) {
         guard let session, value != announcedMaxConcurrentStreams else { return }
