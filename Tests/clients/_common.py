@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import select
+import signal
 import socket
 import socketserver
 import sys
@@ -132,3 +133,28 @@ def start_connect_proxy(target_host, target_port):
     server.requests = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+class CaseTimeout(Exception):
+    """A case got no answer within --timeout seconds."""
+
+
+def _on_alarm(signum, frame):
+    raise CaseTimeout("no answer in time")
+
+
+def make_timed(seconds):
+    """Returns timed(function, *args, **kwargs): calls it, raising CaseTimeout after `seconds` (SIGALRM).
+
+    For blocking clients only; asyncio clients use asyncio.wait_for.
+    """
+    signal.signal(signal.SIGALRM, _on_alarm)
+
+    def timed(function, *arguments, **keywords):
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return function(*arguments, **keywords)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    return timed

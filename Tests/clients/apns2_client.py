@@ -15,35 +15,19 @@ What differs from production use:
 """
 
 import os
-import signal
 
 from apns2.client import APNsClient, Notification
 from apns2.credentials import TokenCredentials
 from apns2.errors import BadDeviceToken, Unregistered
 from apns2.payload import Payload, PayloadAlert
 
-from _common import LIVE_TOKEN, MALFORMED_TOKEN, Report, expect_timestamp, parse_arguments
-
-
-class CaseTimeout(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):
-    raise CaseTimeout("no answer in time")
+from _common import LIVE_TOKEN, MALFORMED_TOKEN, Report, expect_timestamp, make_timed, parse_arguments
 
 
 def main():
     args = parse_arguments(__doc__.splitlines()[0], routes=("direct",))
     report = Report()
-    signal.signal(signal.SIGALRM, _on_alarm)
-
-    def timed(function, *arguments, **keywords):
-        signal.setitimer(signal.ITIMER_REAL, args.timeout)
-        try:
-            return function(*arguments, **keywords)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+    timed = make_timed(args.timeout)
 
     os.environ["SSL_CERT_FILE"] = args.ca
 

@@ -14,7 +14,6 @@ What differs from production use:
 """
 
 import os
-import signal
 
 from pyapns_client import (
     APNSClient,
@@ -26,28 +25,15 @@ from pyapns_client import (
     UnregisteredException,
 )
 
-from _common import LIVE_TOKEN, MALFORMED_TOKEN, Report, expect_timestamp, parse_arguments, start_connect_proxy
-
-
-class CaseTimeout(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):
-    raise CaseTimeout("no answer in time")
+from _common import (
+    LIVE_TOKEN, MALFORMED_TOKEN, Report, expect_timestamp, make_timed, parse_arguments, start_connect_proxy,
+)
 
 
 def main():
     args = parse_arguments(__doc__.splitlines()[0])
     report = Report()
-    signal.signal(signal.SIGALRM, _on_alarm)
-
-    def timed(function, *arguments, **keywords):
-        signal.setitimer(signal.ITIMER_REAL, args.timeout)
-        try:
-            return function(*arguments, **keywords)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+    timed = make_timed(args.timeout)
 
     if args.route == "direct":
         class Client(APNSClient):
