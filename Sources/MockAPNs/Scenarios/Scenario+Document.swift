@@ -62,7 +62,7 @@ extension ScriptedRule {
 
 extension World {
     /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices); keys carry their public key as inline `pem`. Fidelity settings are left out.
+    /// devices, fidelity); keys carry their public key as inline `pem`.
     public var scenarioMembers: [(String, JSONValue)] {
         func acceptance(_ policy: StrictnessPolicy) -> JSONValue { policy == .lenient ? "accept" : "reject" }
         let keys: [JSONValue] = keys.values.sorted { $0.keyID < $1.keyID }.map { key in
@@ -85,6 +85,34 @@ extension World {
             ("keys", .array(keys)),
             ("apps", .array(apps)),
             ("devices", .array(devices.values.sorted { $0.token < $1.token }.map(\.scenarioJSON))),
+            ("fidelity", fidelity.scenarioJSON),
         ]
+    }
+}
+
+extension FidelitySettings {
+    /// The settings as a scenario file's `fidelity:` section, every field written out.
+    public var scenarioJSON: JSONValue {
+        func reasonOrAccept(_ reason: APNsReason?) -> JSONValue { reason.map { .string($0.name) } ?? "accept" }
+        return .object([
+            ("singleStreamUntilAuthenticated", .bool(singleStreamUntilAuthenticated)),
+            ("singleStreamAfterError", .bool(singleStreamAfterError)),
+            ("maxConcurrentStreams", .number(String(maxConcurrentStreams))),
+            ("methodCheckedBeforePath", .bool(methodCheckedBeforePath)),
+            ("topicSuffixMismatch", .string(topicSuffixMismatch.name)),
+            ("backgroundPriorityTen", reasonOrAccept(backgroundPriorityTen)),
+            ("certificateTopicNotAllowed", .string(certificateTopicNotAllowed.name)),
+            ("keyTopicNotAllowed", .string(keyTopicNotAllowed.name)),
+            ("invalidJSONPayload", reasonOrAccept(invalidJSONPayload)),
+            ("acceptStringIssuedAt", .bool(acceptStringIssuedAt)),
+            ("maxFutureIssuedAt", .number(String(maxFutureIssuedAt))),
+            ("providerTokenLifetime", .number(String(providerTokenLifetime))),
+            ("providerTokenMinimumInterval", .number(String(providerTokenMinimumInterval))),
+            ("badEnvironmentKeyReason", .string(badEnvironmentKeyReasonName)),
+            ("acceptUppercaseDeviceTokens", .bool(acceptUppercaseDeviceTokens)),
+            ("missingPushType", missingPushTypeIsAlert ? "alert" : "reject"),
+            ("certificateEnvironmentMismatch", .string(certificateEnvironmentMismatch.rawValue)),
+            ("sandboxUniqueID", .bool(sandboxUniqueID)),
+        ])
     }
 }
