@@ -48,9 +48,10 @@ public final class Journal: Sendable {
                 state.start = (state.start + 1) % capacity
                 state.dropped += 1
             }
+            // Queued under the lock, so the file's lines keep sequence order across event loops.
+            file?.write(record)
             return state.observers
         }
-        file?.write(record)
         for entry in observers { entry.observer(record) }
         return record
     }

@@ -2,8 +2,12 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// A JSON-lines file the journal appends to: one record per line, written as it happens.
+///
+/// Encoding and writing run on a serial queue of their own, in the order records were appended, so that a
+/// journal file costs the event loops no more than handing a record over.
 final class JournalFile: Sendable {
     private let handle: NIOLockedValueBox<FileHandle>
+    private let queue = DispatchQueue(label: "mock-apns.journal-file")
 
     init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
@@ -18,14 +22,19 @@ final class JournalFile: Sendable {
         self.handle = NIOLockedValueBox(handle)
     }
 
+    /// Queues `record` to be written as one line.
     func write(_ record: JournalRecord) {
-        var line = record.json.jsonText
-        line += "\n"
-        let data = Data(line.utf8)
-        handle.withLockedValue { try? $0.write(contentsOf: data) }
+        queue.async { [handle] in
+            var line = record.json.jsonText
+            line += "\n"
+            let data = Data(line.utf8)
+            handle.withLockedValue { try? $0.write(contentsOf: data) }
+        }
     }
 
+    /// Waits until every queued record is written, then asks the system to put the file on disk.
     func flush() {
+        queue.sync {}
         handle.withLockedValue { try? $0.synchronize() }
     }
 }

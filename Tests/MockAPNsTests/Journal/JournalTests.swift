@@ -37,6 +37,7 @@ struct JournalTests {
                     port: server.port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
                     body: EndToEndTests.alert)
             }
+            server.journal.flush()  // lines are written on the file's own queue
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 2)
             let first = try JSONParser.parse(String(lines[0]))
@@ -67,4 +68,24 @@ final class LockedCounter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+@Suite("Journal timestamps")
+struct JournalTimestampTests {
+    @Test(
+        "writes ISO 8601 UTC with milliseconds, as Foundation's formatter does",
+        arguments: [0, 1_790_000_000.125, 951_782_400.5, 1_709_164_799.875, 4_102_444_800, 86_399.25, -1.5])
+    func matchesFoundation(seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let expected = date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        #expect(JournalRecord.timestampText(date) == expected)
+    }
+
+    @Test("rounds milliseconds as the 410 timestamp in answers does")
+    func millisecondsLikeAnswers() {
+        let date = Date(timeIntervalSince1970: 1_790_000_000.123)
+        #expect(MockAPNsEngine.millis(date) == 1_790_000_000_123)
+        #expect(JournalRecord.timestampText(date) == "2026-09-21T14:13:20.123Z")
+    }
 }
