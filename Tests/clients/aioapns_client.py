@@ -93,19 +93,33 @@ async def main():
     except Exception as exc:
         report.error("unregistered", exc)
 
-    # (d) Many pushes at once, as aioapns is meant to be used: every answer must reach its own request, matched
-    # by apns-id (half of them upper-case ids, which must come back byte for byte). The mock, like APNs, lowers
-    # MAX_CONCURRENT_STREAMS to 1 after a rejected push and allows one stream until a token is verified;
-    # aioapns's pool then counts those connections as busy and opens more, up to max_connections (10).
+    # (d) Many pushes at once, as aioapns is meant to be used: every answer must reach its own request, matched by
+    # apns-id (half of them upper-case ids, which must come back byte for byte).
+    #
+    # On a client of its own with one connection, warmed up by one push. Why: like APNs, the mock allows one stream
+    # on a new token connection until a valid token has been seen, and lowers the limit to 1 after a rejected push.
+    # aioapns's stream semaphore mishandles both changes (a lowered limit leaves it permanently negative, so the
+    # pool opens new connections; a raised one is undercounted). On a new connection aioapns sends its burst
+    # before reading the server's first SETTINGS, so the extra streams are refused (RST_STREAM REFUSED_STREAM),
+    # which aioapns ignores until its 10-second idle timer closes the connection. Whether a burst meets a new
+    # connection depends on packet timing, so it is kept out of this test (TransportTests pins the refusal down);
+    # here the burst goes out on a connection that a valid token has already opened up to 1000 streams.
     try:
+        burst_apns = APNs(key=key, key_id=args.key_id, team_id=args.team, topic=args.topic, use_sandbox=True,
+                          ssl_context=ssl_context, max_connection_attempts=1, max_connections=1)
+        warm_up = NotificationRequest(device_token=LIVE_TOKEN, message=ALERT, push_type=PushType.ALERT)
+        warm_up_result = await send_with(burst_apns, warm_up)
         requests = [NotificationRequest(device_token=LIVE_TOKEN, message=ALERT, push_type=PushType.ALERT,
                                         notification_id=str(uuid.uuid4()).upper() if i % 2 else None)
                     for i in range(20)]
         results = await asyncio.wait_for(
-            asyncio.gather(*(apns.send_notification(r) for r in requests)), args.timeout)
+            asyncio.gather(*(burst_apns.send_notification(r) for r in requests)), args.timeout)
         good = [r for q, r in zip(requests, results) if r.is_successful and r.notification_id == q.notification_id]
-        report.case("concurrent", len(good) == len(requests), sent=len(requests), succeeded=len(good),
+        report.case("concurrent", warm_up_result.is_successful and len(good) == len(requests)
+                    and len(burst_apns.pool.connections) == 1,
+                    sent=len(requests), succeeded=len(good), connections=len(burst_apns.pool.connections),
                     statuses=sorted({r.status for r in results}))
+        burst_apns.pool.close()
     except Exception as exc:
         report.error("concurrent", exc)
 
