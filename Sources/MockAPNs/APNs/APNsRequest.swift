@@ -54,6 +54,31 @@ public struct APNsRequest: Sendable {
         self.fields = APNsHeaderFields(headers)
     }
 
+    /// A request whose path and headers may be `previous`'s: then the token and header index are taken from it
+    /// instead of being derived again (String and Array equality is immediate for shared storage).
+    init(
+        method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
+        streamID: Int32, previous: APNsRequest?
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.scheme = scheme
+        self.headers = headers
+        self.body = body
+        self.streamID = streamID
+        if let previous, previous.path == path {
+            self.deviceToken = previous.deviceToken
+        } else {
+            self.deviceToken = Self.deviceToken(in: path)
+        }
+        if let previous, previous.headers == headers {
+            self.fields = previous.fields
+        } else {
+            self.fields = APNsHeaderFields(headers)
+        }
+    }
+
     /// The first value of a header, by its lower-case name.
     public func header(_ name: String) -> String? {
         for header in headers where header.name == name { return header.value }

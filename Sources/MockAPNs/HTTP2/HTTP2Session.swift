@@ -1,4 +1,5 @@
 import CNGHTTP2
+import Foundation
 import NIOCore
 
 /// One server-side HTTP/2 session on nghttp2 1.52+: bytes in, complete requests out, responses in, bytes out.
@@ -19,12 +20,12 @@ final class HTTP2Session {
         var authority: String?
         var host: String?
         var scheme: String?
-        // Room for what APNs clients send (about ten headers) without growing the array on the way.
-        var headers: [APNsHeader] = {
-            var headers: [APNsHeader] = []
-            headers.reserveCapacity(12)
-            return headers
-        }()
+        /// The headers that differ from the previous request's; empty while every header so far matched.
+        var headers: [APNsHeader] = []
+        /// How many regular headers arrived.
+        var headerCount = 0
+        /// Whether every regular header so far equals, byte for byte, the previous request's at the same position.
+        var matchesPrevious = true
         var headerBytes = 0
         var body: [UInt8] = []
         var bodyTruncated = false
@@ -187,7 +188,8 @@ final class HTTP2Session {
         let nameStart = headerBytes.count
         headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         let valueStart = headerBytes.count
-        headerBytes.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { headerBytes.append(contentsOf: $0) }  // one memcpy, not a walk over the UTF-8 view
         headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, headerBytes.count - valueStart))
     }
 
@@ -225,29 +227,79 @@ final class HTTP2Session {
 
     fileprivate func beginHeaders(streamID: Int32, category: nghttp2_headers_category) {
         guard category == NGHTTP2_HCAT_REQUEST else { return }
-        streams[streamID] = Stream()
+        let stream = Stream()
+        streams[streamID] = stream
+        lastHeaderStream = (streamID, stream)
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        // A header for a stream we do not track (trailers, a reset stream) is ignored.
-        guard let stream = streams[streamID] else { return true }
+        // A header for a stream we do not track (trailers, a reset stream) is ignored. A header block arrives in
+        // one piece, so the stream of the previous header is nearly always the one.
+        let stream: Stream
+        if let last = lastHeaderStream, last.id == streamID {
+            stream = last.stream
+        } else if let found = streams[streamID] {
+            stream = found
+            lastHeaderStream = (streamID, found)
+        } else {
+            return true
+        }
         stream.headerBytes += name.count + value.count + 32
         guard stream.headerBytes <= Self.maxHeaderBytes else { return false }
-        let valueString = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {
-            switch String(decoding: name, as: UTF8.self) {
-            case ":method": stream.method = valueString
-            case ":path": stream.path = valueString
-            case ":authority": stream.authority = valueString
-            case ":scheme": stream.scheme = valueString
+            // By length and second byte: nghttp2 has already checked that only these four arrive on a request.
+            switch (name.count, name.count > 1 ? name[1] : 0) {
+            case (7, UInt8(ascii: "m")): stream.method = Self.reuse(previousMethod, ifEqualTo: value)
+            case (5, UInt8(ascii: "p")): stream.path = Self.reuse(previousPath, ifEqualTo: value)
+            case (10, UInt8(ascii: "a")): stream.authority = Self.reuse(previousAuthority, ifEqualTo: value)
+            case (7, UInt8(ascii: "s")): stream.scheme = String(decoding: value, as: UTF8.self)
             default: break
             }
             return true
         }
-        let nameString = String(decoding: name, as: UTF8.self)
-        if nameString == "host" { stream.host = valueString }
-        stream.headers.append(APNsHeader(nameString, valueString))
+        // Providers send the same header block push after push (token, topic, push type, user agent). While this
+        // request repeats the previous one's headers, no String or array is made: the previous ones are shared, and
+        // so are their bytes in the journal, where evicting a record then frees less.
+        let position = stream.headerCount
+        stream.headerCount += 1
+        if stream.matchesPrevious, position < previousHeaders.count, Self.equal(previousHeaders[position].name, name),
+            Self.equal(previousHeaders[position].value, value)
+        {
+            if name.count == 4, previousHeaders[position].name == "host" { stream.host = previousHeaders[position].value }
+            return true
+        }
+        if stream.matchesPrevious {
+            stream.matchesPrevious = false
+            stream.headers.reserveCapacity(12)
+            stream.headers.append(contentsOf: previousHeaders.prefix(position))
+        }
+        let header = APNsHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        if header.name == "host" { stream.host = header.value }
+        stream.headers.append(header)
         return true
+    }
+
+    /// The stream the last header went to (cleared when a stream closes).
+    private var lastHeaderStream: (id: Int32, stream: Stream)?
+
+    /// The previous request's header values, shared with the next request when its bytes are the same.
+    private var previousHeaders: [APNsHeader] = []
+    private var previousMethod = ""
+    private var previousPath = ""
+    private var previousAuthority = ""
+
+    /// `previous` when it holds exactly `bytes`, else a new String of them.
+    private static func reuse(_ previous: String, ifEqualTo bytes: UnsafeBufferPointer<UInt8>) -> String {
+        equal(previous, bytes) ? previous : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `string`'s UTF-8 is exactly `bytes`.
+    private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            utf8.count == bytes.count
+                && (utf8.count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+        }
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
@@ -263,16 +315,35 @@ final class HTTP2Session {
 
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
+        let headers: [APNsHeader]
+        if !stream.matchesPrevious {
+            headers = stream.headers
+        } else if stream.headerCount == previousHeaders.count {
+            headers = previousHeaders
+        } else {
+            headers = Array(previousHeaders.prefix(stream.headerCount))
+        }
         var request = APNsRequest(
             method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
-            scheme: stream.scheme, headers: stream.headers, body: stream.body, streamID: streamID)
+            scheme: stream.scheme, headers: headers, body: stream.body, streamID: streamID,
+            previous: previousRequest)
         request.bodyTruncated = stream.bodyTruncated
+        // Kept only when it differs in what the next request may share (a request holds a dozen references).
+        if previousRequest?.path != request.path || previousRequest?.headers != headers { previousRequest = request }
         completedRequests.append(request)
+        previousHeaders = headers
+        previousMethod = stream.method
+        previousPath = stream.path
+        if let authority = stream.authority { previousAuthority = authority }
         stream.body = []
     }
 
+    /// The last completed request: the next one with the same path and headers reuses what was derived from them.
+    private var previousRequest: APNsRequest?
+
     fileprivate func streamClosed(streamID: Int32) {
         streams[streamID] = nil
+        if lastHeaderStream?.id == streamID { lastHeaderStream = nil }
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {

@@ -11,7 +11,8 @@ public struct JSONParser {
         public var description: String { "\(message) at byte \(offset)" }
     }
 
-    private let bytes: [UInt8]
+    /// The text, borrowed for the duration of one `parse` or `validate` call (it never escapes that call).
+    private let bytes: UnsafeBufferPointer<UInt8>
     /// Whether values are built; when not, the text is only checked (no allocation for ASCII text).
     private let build: Bool
     private var index = 0
@@ -20,19 +21,24 @@ public struct JSONParser {
 
     /// Parses `bytes` as one JSON value surrounded by optional white space.
     public static func parse(_ bytes: [UInt8]) throws(Error) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, build: true)
-        return try parser.parseDocument()
+        try bytes.withUnsafeBufferPointer { buffer throws(Error) in
+            var parser = JSONParser(bytes: buffer, build: true)
+            return try parser.parseDocument()
+        }
     }
 
     /// Checks that `bytes` are one JSON value, as `parse` would, without building it. Returns whether the value
     /// is an object.
     @discardableResult
     public static func validate(_ bytes: [UInt8]) throws(Error) -> Bool {
-        var parser = JSONParser(bytes: bytes, build: false)
-        parser.skipWhitespace()
-        let isObject = parser.index < bytes.count && bytes[parser.index] == UInt8(ascii: "{")
-        _ = try parser.parseDocument()
-        return isObject
+        // Over a borrowed buffer: it runs for every push, and array access with its checks cost more than the scan.
+        try bytes.withUnsafeBufferPointer { buffer throws(Error) in
+            var parser = JSONParser(bytes: buffer, build: false)
+            parser.skipWhitespace()
+            let isObject = parser.index < buffer.count && buffer[parser.index] == UInt8(ascii: "{")
+            _ = try parser.parseDocument()
+            return isObject
+        }
     }
 
     private mutating func parseDocument() throws(Error) -> JSONValue {
@@ -48,7 +54,7 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8], build: Bool) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, build: Bool) {
         self.bytes = bytes
         self.build = build
     }
@@ -71,9 +77,11 @@ public struct JSONParser {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "\""):
+            let string = try parseString()
+            return build ? .string(string) : .null
+        case UInt8(ascii: "t"): try expectLiteral("true"); return build ? .bool(true) : .null
+        case UInt8(ascii: "f"): try expectLiteral("false"); return build ? .bool(false) : .null
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character")
@@ -121,7 +129,7 @@ public struct JSONParser {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return build ? .object(members) : .null
             } else {
                 throw error("expected ',' or '}'")
             }
@@ -148,7 +156,7 @@ public struct JSONParser {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements)
+                return build ? .array(elements) : .null
             } else {
                 throw error("expected ',' or ']'")
             }

@@ -1,7 +1,7 @@
 /// A JSON value, for payloads, journal records and control answers.
 ///
 /// Numbers keep their text so that a payload is recorded exactly as the provider wrote it (no `1.0` for `1`).
-public indirect enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(String)

@@ -33,8 +33,11 @@ public final class Journal: Sendable {
     }
 
     /// Assigns the next sequence number to `record`, keeps it, writes it to the file, and tells observers.
+    ///
+    /// The record is taken, not copied: the ring keeps the one copy (a record holds a dozen references, each
+    /// retained per copy), and the file and observers read it.
     @discardableResult
-    public func append(_ record: JournalRecord) -> JournalRecord {
+    public func append(_ record: consuming JournalRecord) -> JournalRecord {
         var record = record
         let observers = state.withLockedValue { state in
             record.sequence = state.nextSequence

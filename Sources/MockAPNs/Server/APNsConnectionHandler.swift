@@ -28,11 +28,14 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var auth = ProviderAuthState()
     private var ids = APNsIDGenerator()
     private var plaintextIn: ByteBuffer?
+    private var spareRequests: [APNsRequest] = []
     private var plaintextOut: ByteBuffer?
     private var mode: Mode
     private var worldGeneration: UInt64
-    /// The world as of `worldGeneration`: read once per change, not once per request.
-    private var world: World
+    /// The rules over the world as of `worldGeneration`: made once per change, not once per request (a World is a
+    /// dozen collections and strings to retain and release on every copy).
+    private var validator: APNsValidator
+    private var world: World { validator.world }
     private var inErrorStanding = false
     private var draining = false
     private var sniffedPreface = false
@@ -47,7 +50,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         self.metrics = metrics
         self.mode = tls == nil ? .http2 : .handshaking
         self.worldGeneration = engine.generation
-        self.world = engine.world
+        self.validator = APNsValidator(world: engine.world)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -208,11 +211,16 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     private func processCompletedRequests(context: ChannelHandlerContext) {
         guard let session, !session.completedRequests.isEmpty else { return }
-        let requests = session.completedRequests
-        session.completedRequests.removeAll(keepingCapacity: true)
+        // Swapped with a spare array, not copied: both keep their capacity from batch to batch.
+        var requests = spareRequests
+        swap(&requests, &session.completedRequests)
+        defer {
+            requests.removeAll(keepingCapacity: true)
+            spareRequests = requests
+        }
         refreshWorld()
         for request in requests {
-            switch engine.decide(request, world: world, connection: info, auth: &auth, ids: &ids) {
+            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
@@ -238,7 +246,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let generation = engine.generation
         guard generation != worldGeneration else { return }
         worldGeneration = generation
-        world = engine.world
+        validator = APNsValidator(world: engine.world)
         auth.forgetVerdicts()
     }
 
@@ -255,7 +263,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     /// Records, then answers. The record goes in first: a client holding an answer can find its request.
-    private func answer(_ streamID: Int32, _ response: APNsResponse, record: JournalRecord, context: ChannelHandlerContext) {
+    private func answer(
+        _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
+    ) {
         var record = record
         guard mode == .http2, let session, session.isStreamOpen(streamID) else {
             // The client reset the stream (or left) before a delayed answer: record that nothing was sent.

@@ -39,7 +39,7 @@ public final class MockAPNsEngine: Sendable {
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
     func decide(
-        _ request: APNsRequest, world: World, connection: ConnectionInfo, auth: inout ProviderAuthState,
+        _ request: APNsRequest, validator: APNsValidator, connection: ConnectionInfo, auth: inout ProviderAuthState,
         ids: inout APNsIDGenerator
     ) -> Action {
         let receivedAt = clock.now()
@@ -57,7 +57,7 @@ public final class MockAPNsEngine: Sendable {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
-                    response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
+                    response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
                     record.accepted = true
                     record.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
@@ -82,7 +82,7 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
-        let decision = APNsValidator(world: world).validate(request, connection: connection, auth: &auth, now: receivedAt)
+        let decision = validator.validate(request, connection: connection, auth: &auth, now: receivedAt)
         record.rule = decision.rule
         record.explanation = decision.explanation
         record.notes = decision.notes
@@ -92,7 +92,7 @@ public final class MockAPNsEngine: Sendable {
         switch decision.outcome {
         case .accepted:
             record.accepted = true
-            response = .success(apnsID: apnsID, uniqueID: uniqueID(world, &ids))
+            response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
         case .rejected(let reason, let timestamp):
             record.reason = reason.name
             response = .error(reason, apnsID: apnsID, timestampMillis: timestamp.map(Self.millis))

@@ -95,7 +95,7 @@ public final class MockAPNsServer: Sendable {
         let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
-        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: UsableCores.count)
 
         var listeners: [Channel] = []
         do {

@@ -3,7 +3,7 @@ import Foundation
 extension APNsValidator {
     /// Provider authentication (§5): the bearer token on token connections; nothing per request on
     /// certificate connections (the `authorization` header is ignored there, doc).
-    func checkProviderAuthentication(_ context: inout Context, auth: inout ProviderAuthState) throws(Rejection) {
+    func checkProviderAuthentication(_ request: APNsRequest, _ context: inout Context, auth: inout ProviderAuthState) throws(Rejection) {
         if let certificate = context.connection.clientCertificate {
             context.auth = AuthSummary(
                 kind: "certificate", teamID: nil, verified: true, certificateTopics: certificate.topics)
@@ -12,7 +12,7 @@ extension APNsValidator {
         let fidelity = world.fidelity
 
         // "No header on a token connection: 403 MissingProviderToken" (§5; doc).
-        guard let header = context.request.fields.authorization else {
+        guard let header = request.fields.authorization else {
             throw Rejection(.missingProviderToken, rule: "provider-token.missing", "no authorization header on a token connection")
         }
         // Parse and signature check happen once per distinct token string on the connection.

@@ -1,7 +1,7 @@
 extension APNsValidator {
     /// "Malformed token: 400 BadDeviceToken. Do not assume 64 characters" (§9; doc/seen). Any even number of
     /// hex digits; upper case is open (`acceptUppercaseDeviceTokens`).
-    func checkDeviceTokenFormat(_ context: inout Context) throws(Rejection) {
+    func checkDeviceTokenFormat(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         let token = context.token
         let utf8 = token.utf8
         guard utf8.count % 2 == 0, utf8.count <= 1024 else {
@@ -26,13 +26,13 @@ extension APNsValidator {
 
     /// "Empty: 400 PayloadEmpty. Limit 4096 bytes; 5120 for voip. Over: 413 PayloadTooLarge" (§7; doc).
     /// A payload that is not a JSON object is open (`invalidJSONPayload`): accepted and flagged by default.
-    func checkPayload(_ context: inout Context) throws(Rejection) {
-        let body = context.request.body
-        guard !body.isEmpty || context.request.bodyTruncated else {
+    func checkPayload(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
+        let body = request.body
+        guard !body.isEmpty || request.bodyTruncated else {
             throw Rejection(.payloadEmpty, rule: "payload.empty", "the request has no payload")
         }
         let limit = (context.pushType ?? .alert).payloadLimit
-        guard body.count <= limit, !context.request.bodyTruncated else {
+        guard body.count <= limit, !request.bodyTruncated else {
             throw Rejection(
                 .payloadTooLarge, rule: "payload.size", "the payload is \(body.count) bytes; the limit is \(limit)")
         }
@@ -45,7 +45,7 @@ extension APNsValidator {
     }
 
     /// Token state (§9): environment, app, kind, unregistered, expired.
-    func checkDeviceState(_ context: inout Context) throws(Rejection) {
+    func checkDeviceState(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         guard let device = world.devices[context.token] else {
             if world.devicePolicy == .strict {
                 throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")

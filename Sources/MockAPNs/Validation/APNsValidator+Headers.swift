@@ -1,7 +1,6 @@
 extension APNsValidator {
     /// Header formats: `apns-id`, `apns-priority`, `apns-expiration`, `apns-push-type`, `apns-collapse-id` (§3).
-    func checkHeaderFormats(_ context: inout Context) throws(Rejection) {
-        let request = context.request
+    func checkHeaderFormats(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
 
         // "apns-id: canonical UUID 8-4-4-4-12 ... 400 BadMessageId" (§3; doc).
         if let apnsID = request.fields.apnsID, !APNsValidator.isCanonicalUUID(apnsID) {

@@ -1,9 +1,9 @@
 extension APNsValidator {
     /// Topic rules (§3, §5, §6): present where required, the push type's suffix, allowed for the credential.
-    func checkTopic(_ context: inout Context) throws(Rejection) {
+    func checkTopic(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         let fidelity = world.fidelity
         let pushType = context.pushType ?? .alert
-        var topic = context.request.fields.topic
+        var topic = request.fields.topic
         let certificate = context.connection.clientCertificate
 
         if topic == nil || topic?.isEmpty == true {

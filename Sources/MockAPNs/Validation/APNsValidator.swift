@@ -17,17 +17,17 @@ public struct APNsValidator: Sendable {
     public func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
     ) -> Decision {
-        var context = Context(request: request, connection: connection, now: now)
+        var context = Context(connection: connection, now: now)
         do throws(Rejection) {
-            try checkConnection(&context)
-            try checkMethodAndPath(&context)
-            try checkDuplicateHeaders(&context)
-            try checkHeaderFormats(&context)
-            try checkProviderAuthentication(&context, auth: &auth)
-            try checkTopic(&context)
-            try checkDeviceTokenFormat(&context)
-            try checkPayload(&context)
-            try checkDeviceState(&context)
+            try checkConnection(request, &context)
+            try checkMethodAndPath(request, &context)
+            try checkDuplicateHeaders(request, &context)
+            try checkHeaderFormats(request, &context)
+            try checkProviderAuthentication(request, &context, auth: &auth)
+            try checkTopic(request, &context)
+            try checkDeviceTokenFormat(request, &context)
+            try checkPayload(request, &context)
+            try checkDeviceState(request, &context)
         } catch {
             return Decision(
                 outcome: .rejected(error.reason, timestamp: error.timestamp), rule: error.rule,
@@ -41,7 +41,6 @@ public struct APNsValidator: Sendable {
 
     /// What the checks learn on the way, for later checks and for the record.
     struct Context {
-        let request: APNsRequest
         let connection: ConnectionInfo
         let now: Date
         var token = ""
@@ -53,8 +52,7 @@ public struct APNsValidator: Sendable {
         var signingKey: SigningKey?
         var notes: [String] = []
 
-        init(request: APNsRequest, connection: ConnectionInfo, now: Date) {
-            self.request = request
+        init(connection: ConnectionInfo, now: Date) {
             self.connection = connection
             self.now = now
         }
@@ -64,7 +62,7 @@ public struct APNsValidator: Sendable {
 
     /// "A wrong-environment client certificate gets GOAWAY ... BadCertificateEnvironment" (§2, §6; doc/seen).
     /// With `certificateEnvironmentMismatch: reject` each request is answered 403 instead.
-    func checkConnection(_ context: inout Context) throws(Rejection) {
+    func checkConnection(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         guard let certificate = context.connection.clientCertificate else { return }
         if !certificate.environments.isEmpty, !certificate.environments.contains(world.environment) {
             throw Rejection(
@@ -76,8 +74,7 @@ public struct APNsValidator: Sendable {
 
     /// "Any other path: 404 BadPath. Method other than POST: 405 MethodNotAllowed. `/3/device/` with no token:
     /// 400 MissingDeviceToken" (§1; doc). Which wins when both are wrong is open: `methodCheckedBeforePath`.
-    func checkMethodAndPath(_ context: inout Context) throws(Rejection) {
-        let request = context.request
+    func checkMethodAndPath(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         let methodOK = request.method == "POST"
         let token = request.deviceToken
         let pathRejection: Rejection?
@@ -102,8 +99,8 @@ public struct APNsValidator: Sendable {
     }
 
     /// "Any header twice: 400 DuplicateHeaders" (§3; doc).
-    func checkDuplicateHeaders(_ context: inout Context) throws(Rejection) {
-        if let name = context.request.fields.duplicate {
+    func checkDuplicateHeaders(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
+        if let name = request.fields.duplicate {
             throw Rejection(.duplicateHeaders, rule: "headers.duplicate", "the header \(name) is sent twice")
         }
     }
