@@ -50,7 +50,16 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
     /// The bundle id a topic names for this push type, or `nil` when the topic lacks the suffix.
     public func bundleID(fromTopic topic: String) -> String? {
         if topicSuffix.isEmpty { return topic }
-        guard topic.hasSuffix(topicSuffix), topic.count > topicSuffix.count else { return nil }
-        return String(topic.dropLast(topicSuffix.count))
+        guard Self.hasSuffix(topic, topicSuffix), topic.utf8.count > topicSuffix.utf8.count else { return nil }
+        return String(topic.utf8.dropLast(topicSuffix.utf8.count))
+    }
+
+    /// Whether `topic` ends with `suffix`, byte for byte: topics are compared as APNs compares them, not by
+    /// Unicode canonical equivalence as `String.hasSuffix` does, which cost more than the rest of the topic check.
+    static func hasSuffix(_ topic: String, _ suffix: String) -> Bool {
+        let topicBytes = topic.utf8
+        let suffixBytes = suffix.utf8
+        guard topicBytes.count >= suffixBytes.count else { return false }
+        return topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
     }
 }

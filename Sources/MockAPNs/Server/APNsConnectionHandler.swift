@@ -21,20 +21,22 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         case closed
     }
 
+    // The mutable state below belongs to this connection's event loop and is never accessed re-entrantly, so the
+    // hottest of it skips Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`).
     private let engine: MockAPNsEngine
     private let tls: TLSConnection?
-    private var session: HTTP2Session?
-    private var info: ConnectionInfo
-    private var auth = ProviderAuthState()
-    private var ids = APNsIDGenerator()
-    private var plaintextIn: ByteBuffer?
-    private var spareRequests: [APNsRequest] = []
-    private var plaintextOut: ByteBuffer?
+    @exclusivity(unchecked) private var session: HTTP2Session?
+    @exclusivity(unchecked) private var info: ConnectionInfo
+    @exclusivity(unchecked) private var auth = ProviderAuthState()
+    @exclusivity(unchecked) private var ids = APNsIDGenerator()
+    @exclusivity(unchecked) private var plaintextIn: ByteBuffer?
+    @exclusivity(unchecked) private var spareRequests: [APNsRequest] = []
+    @exclusivity(unchecked) private var plaintextOut: ByteBuffer?
     private var mode: Mode
     private var worldGeneration: UInt64
     /// The rules over the world as of `worldGeneration`: made once per change, not once per request (a World is a
     /// dozen collections and strings to retain and release on every copy).
-    private var validator: APNsValidator
+    @exclusivity(unchecked) private var validator: APNsValidator
     private var world: World { validator.world }
     private var inErrorStanding = false
     private var draining = false
@@ -219,23 +221,25 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             spareRequests = requests
         }
         refreshWorld()
-        for request in requests {
-            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids) {
+        // By index, so that each request is lent to `decide` in place rather than copied out of the array.
+        for index in requests.indices {
+            let streamID = requests[index].streamID
+            switch engine.decide(requests[index], validator: validator, connection: info, auth: &auth, ids: &ids) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
-                        handler.answer(request.streamID, response, record: record, context: context)
+                        handler.answer(streamID, response, record: record, context: context)
                     }
                 } else {
-                    answer(request.streamID, response, record: record, context: context)
+                    answer(streamID, response, record: record, context: context)
                 }
             case .fault(let fault, let record, let response, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
-                        handler.inject(fault, streamID: request.streamID, response: response, record: record, context: context)
+                        handler.inject(fault, streamID: streamID, response: response, record: record, context: context)
                     }
                 } else {
-                    inject(fault, streamID: request.streamID, response: response, record: record, context: context)
+                    inject(fault, streamID: streamID, response: response, record: record, context: context)
                 }
             }
         }

@@ -4,12 +4,11 @@ extension APNsValidator {
     /// Provider authentication (§5): the bearer token on token connections; nothing per request on
     /// certificate connections (the `authorization` header is ignored there, doc).
     func checkProviderAuthentication(_ request: APNsRequest, _ context: inout Context, auth: inout ProviderAuthState) throws(Rejection) {
-        if let certificate = context.connection.clientCertificate {
+        if let certificate = context.clientCertificate {
             context.auth = AuthSummary(
                 kind: "certificate", teamID: nil, verified: true, certificateTopics: certificate.topics)
             return
         }
-        let fidelity = world.fidelity
 
         // "No header on a token connection: 403 MissingProviderToken" (§5; doc).
         guard let header = request.fields.authorization else {
@@ -47,7 +46,7 @@ extension APNsValidator {
         }
         // "Whether APNs accepts a string iat: open — accept it by default, flag it" (§5; lib).
         if token.issuedAtWasString {
-            guard fidelity.acceptStringIssuedAt else {
+            guard world.fidelity.acceptStringIssuedAt else {
                 throw Rejection(.invalidProviderToken, rule: "provider-token.iat-string", "the token's iat is a string, not a number")
             }
             context.notes.append("provider token iat sent as a string")
@@ -72,7 +71,7 @@ extension APNsValidator {
             // "team-scoped keys limited to one environment (wrong environment: 403 BadEnvironmentKeyInToken)".
             if let environment = key.environment, environment != world.environment {
                 throw Rejection(
-                    fidelity.badEnvironmentKeyReason, rule: "provider-token.environment",
+                    world.fidelity.badEnvironmentKeyReason, rule: "provider-token.environment",
                     "key \(keyID) is limited to \(environment); this server is \(world.environment)")
             }
             context.signingKey = key
@@ -84,12 +83,12 @@ extension APNsValidator {
 
         // "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
         let nowSeconds = Int64(context.now.timeIntervalSince1970.rounded(.down))
-        if nowSeconds - issuedAt > fidelity.providerTokenLifetime {
+        if nowSeconds - issuedAt > world.fidelity.providerTokenLifetime {
             throw Rejection(
                 .expiredProviderToken, rule: "provider-token.expired",
-                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(fidelity.providerTokenLifetime) s")
+                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(world.fidelity.providerTokenLifetime) s")
         }
-        if issuedAt - nowSeconds > fidelity.maxFutureIssuedAt {
+        if issuedAt - nowSeconds > world.fidelity.maxFutureIssuedAt {
             throw Rejection(
                 .invalidProviderToken, rule: "provider-token.future",
                 "the token's iat is \(issuedAt - nowSeconds) s in the future")
@@ -111,11 +110,11 @@ extension APNsValidator {
         // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
         // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
         if auth.currentToken != nil, !auth.isCurrent(header: header, token: raw), let currentIssuedAt = auth.currentIssuedAt,
-            issuedAt - currentIssuedAt < fidelity.providerTokenMinimumInterval
+            issuedAt - currentIssuedAt < world.fidelity.providerTokenMinimumInterval
         {
             throw Rejection(
                 .tooManyProviderTokenUpdates, rule: "provider-token.refresh-rate",
-                "a new token issued \(issuedAt - currentIssuedAt) s after the connection's current one; refresh at most every \(fidelity.providerTokenMinimumInterval) s"
+                "a new token issued \(issuedAt - currentIssuedAt) s after the connection's current one; refresh at most every \(world.fidelity.providerTokenMinimumInterval) s"
             )
         }
 

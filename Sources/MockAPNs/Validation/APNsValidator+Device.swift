@@ -9,12 +9,18 @@ extension APNsValidator {
                 .badDeviceToken, rule: "device-token.format",
                 "the device token has \(utf8.count) characters; tokens are an even number of hex digits")
         }
-        var sawUppercase = false
-        for byte in utf8 {
-            guard APNsValidator.isHexDigit(byte) else {
-                throw Rejection(.badDeviceToken, rule: "device-token.format", "the device token is not hexadecimal")
+        // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of this check.
+        var contiguous = token
+        let (isHex, sawUppercase) = contiguous.withUTF8 { bytes in
+            var uppercase = false
+            for byte in bytes {
+                guard APNsValidator.isHexDigit(byte) else { return (false, uppercase) }
+                if byte >= 0x41 && byte <= 0x46 { uppercase = true }
             }
-            if byte >= 0x41 && byte <= 0x46 { sawUppercase = true }
+            return (true, uppercase)
+        }
+        guard isHex else {
+            throw Rejection(.badDeviceToken, rule: "device-token.format", "the device token is not hexadecimal")
         }
         if sawUppercase {
             guard world.fidelity.acceptUppercaseDeviceTokens else {

@@ -1,10 +1,9 @@
 extension APNsValidator {
     /// Topic rules (§3, §5, §6): present where required, the push type's suffix, allowed for the credential.
     func checkTopic(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
-        let fidelity = world.fidelity
         let pushType = context.pushType ?? .alert
         var topic = request.fields.topic
-        let certificate = context.connection.clientCertificate
+        let certificate = context.clientCertificate
 
         if topic == nil || topic?.isEmpty == true {
             // "A single-topic certificate makes apns-topic optional; multi-topic needs it" (§6; doc).
@@ -28,14 +27,14 @@ extension APNsValidator {
         // The push type's topic suffix; the answer for a missing suffix is open (`topicSuffixMismatch`).
         guard let bundleID = pushType.bundleID(fromTopic: topic) else {
             throw Rejection(
-                fidelity.topicSuffixMismatch, rule: "apns-topic.suffix",
+                world.fidelity.topicSuffixMismatch, rule: "apns-topic.suffix",
                 "a \(pushType.name) push needs the topic <bundle id>\(pushType.topicSuffix), got \(topic)")
         }
         if pushType.topicSuffix.isEmpty, pushType != .mdm,
-            let other = APNsPushType.all.first(where: { !$0.topicSuffix.isEmpty && topic.hasSuffix($0.topicSuffix) })
+            let other = APNsPushType.all.first(where: { !$0.topicSuffix.isEmpty && APNsPushType.hasSuffix(topic, $0.topicSuffix) })
         {
             throw Rejection(
-                fidelity.topicSuffixMismatch, rule: "apns-topic.suffix",
+                world.fidelity.topicSuffixMismatch, rule: "apns-topic.suffix",
                 "the topic \(topic) is for \(other.name) pushes, but apns-push-type is \(pushType.name)")
         }
         context.bundleID = bundleID
@@ -45,7 +44,7 @@ extension APNsValidator {
             let allowed = certificate.hasTopicsExtension ? certificate.topics : [certificate.uid].compactMap { $0 }
             guard allowed.contains(topic) || (!certificate.hasTopicsExtension && certificate.uid == bundleID) else {
                 throw Rejection(
-                    fidelity.certificateTopicNotAllowed, rule: "apns-topic.certificate",
+                    world.fidelity.certificateTopicNotAllowed, rule: "apns-topic.certificate",
                     "the client certificate allows \(allowed.joined(separator: ", ")), not \(topic)")
             }
             return
@@ -54,19 +53,19 @@ extension APNsValidator {
         // Topic-specific keys are "limited to listed topics" (§5; doc; the answer is open).
         if let key = context.signingKey, !key.topics.isEmpty, !key.topics.contains(bundleID) {
             throw Rejection(
-                fidelity.keyTopicNotAllowed, rule: "apns-topic.key",
+                world.fidelity.keyTopicNotAllowed, rule: "apns-topic.key",
                 "key \(key.keyID) is limited to \(key.topics.joined(separator: ", ")), not \(bundleID)")
         }
         // An app of another team is not this token's to push to.
         if let app = world.apps[bundleID] {
             if let owner = app.teamID, let team = context.auth?.teamID, owner != team {
                 throw Rejection(
-                    fidelity.keyTopicNotAllowed, rule: "apns-topic.team",
+                    world.fidelity.keyTopicNotAllowed, rule: "apns-topic.team",
                     "\(bundleID) belongs to team \(owner), not \(team)")
             }
         } else if world.devicePolicy == .strict, !world.apps.isEmpty {
             throw Rejection(
-                fidelity.keyTopicNotAllowed, rule: "apns-topic.unknown-app",
+                world.fidelity.keyTopicNotAllowed, rule: "apns-topic.unknown-app",
                 "no app \(bundleID) is known (strict mode)")
         }
     }

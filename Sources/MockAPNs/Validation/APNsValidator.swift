@@ -17,7 +17,7 @@ public struct APNsValidator: Sendable {
     public func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
     ) -> Decision {
-        var context = Context(connection: connection, now: now)
+        var context = Context(clientCertificate: connection.clientCertificate, now: now)
         do throws(Rejection) {
             try checkConnection(request, &context)
             try checkMethodAndPath(request, &context)
@@ -41,7 +41,8 @@ public struct APNsValidator: Sendable {
 
     /// What the checks learn on the way, for later checks and for the record.
     struct Context {
-        let connection: ConnectionInfo
+        /// The connection's client certificate (nil on token connections): all the checks read of the connection.
+        let clientCertificate: APNsClientCertificate?
         let now: Date
         var token = ""
         var pushType: APNsPushType?
@@ -52,8 +53,8 @@ public struct APNsValidator: Sendable {
         var signingKey: SigningKey?
         var notes: [String] = []
 
-        init(connection: ConnectionInfo, now: Date) {
-            self.connection = connection
+        init(clientCertificate: APNsClientCertificate?, now: Date) {
+            self.clientCertificate = clientCertificate
             self.now = now
         }
     }
@@ -63,7 +64,7 @@ public struct APNsValidator: Sendable {
     /// "A wrong-environment client certificate gets GOAWAY ... BadCertificateEnvironment" (§2, §6; doc/seen).
     /// With `certificateEnvironmentMismatch: reject` each request is answered 403 instead.
     func checkConnection(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
-        guard let certificate = context.connection.clientCertificate else { return }
+        guard let certificate = context.clientCertificate else { return }
         if !certificate.environments.isEmpty, !certificate.environments.contains(world.environment) {
             throw Rejection(
                 .badCertificateEnvironment, rule: "certificate.environment",
