@@ -14,6 +14,17 @@ public struct ProviderAuthState: Sendable {
     /// Whether any request on this connection has carried a valid token.
     public var isAuthenticated: Bool { currentToken != nil }
 
+    /// The outcome of the last full check of the current token, replayed for the same `authorization` value
+    /// (only the time-dependent checks run again). Forgotten when the world changes.
+    struct Accepted: Sendable {
+        var header: String
+        var issuedAt: Int64
+        var summary: AuthSummary?
+        var key: SigningKey?
+        var notes: [String]
+    }
+    var accepted: Accepted?
+
     /// Verdicts for token strings seen on this connection, so a token is verified once, not per request.
     private var verdicts: [String: TokenVerdict] = [:]
     private var lastHeader: (header: String, token: Substring, verdict: TokenVerdict)?
@@ -60,6 +71,7 @@ public struct ProviderAuthState: Sendable {
     public mutating func forgetVerdicts() {
         verdicts.removeAll()
         lastHeader = nil
+        accepted = nil
     }
 }
 

@@ -14,6 +14,17 @@ extension APNsValidator {
         guard let header = request.fields.authorization else {
             throw Rejection(.missingProviderToken, rule: "provider-token.missing", "no authorization header on a token connection")
         }
+        // The connection's current token, checked in full before and the world unchanged since: only the checks
+        // that depend on the time remain, and the rest of the outcome is replayed (it depends on nothing else).
+        if let accepted = auth.accepted, accepted.header == header {
+            context.auth = accepted.summary
+            context.signingKey = accepted.key
+            context.notes.append(contentsOf: accepted.notes)
+            try checkProviderTokenTime(issuedAt: accepted.issuedAt, context: context)
+            return
+        }
+        let notesBefore = context.notes.count
+
         // Parse and signature check happen once per distinct token string on the connection.
         guard let (raw, verdict) = auth.verdict(forHeader: header, world: world) else {
             throw Rejection(.invalidProviderToken, rule: "provider-token.scheme", "authorization is not 'bearer <JWT>'")
@@ -81,18 +92,7 @@ extension APNsValidator {
             context.notes.append("key \(keyID) is unknown: signature not verified (lenient mode)")
         }
 
-        // "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
-        let nowSeconds = Int64(context.now.timeIntervalSince1970.rounded(.down))
-        if nowSeconds - issuedAt > world.fidelity.providerTokenLifetime {
-            throw Rejection(
-                .expiredProviderToken, rule: "provider-token.expired",
-                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(world.fidelity.providerTokenLifetime) s")
-        }
-        if issuedAt - nowSeconds > world.fidelity.maxFutureIssuedAt {
-            throw Rejection(
-                .invalidProviderToken, rule: "provider-token.future",
-                "the token's iat is \(issuedAt - nowSeconds) s in the future")
-        }
+        try checkProviderTokenTime(issuedAt: issuedAt, context: context)
 
         // "One team per connection, bound on the first push; another team later: 403 InvalidProviderToken" (seen).
         if let boundTeam = auth.teamID, boundTeam != issuer {
@@ -121,6 +121,24 @@ extension APNsValidator {
         auth.teamID = issuer
         auth.keyID = keyID
         auth.install(header: header, token: raw, issuedAt: issuedAt)
+        auth.accepted = ProviderAuthState.Accepted(
+            header: header, issuedAt: issuedAt, summary: context.auth, key: context.signingKey,
+            notes: Array(context.notes[notesBefore...]))
+    }
+
+    /// "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
+    func checkProviderTokenTime(issuedAt: Int64, context: Context) throws(Rejection) {
+        let nowSeconds = Int64(context.now.timeIntervalSince1970.rounded(.down))
+        if nowSeconds - issuedAt > world.fidelity.providerTokenLifetime {
+            throw Rejection(
+                .expiredProviderToken, rule: "provider-token.expired",
+                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(world.fidelity.providerTokenLifetime) s")
+        }
+        if issuedAt - nowSeconds > world.fidelity.maxFutureIssuedAt {
+            throw Rejection(
+                .invalidProviderToken, rule: "provider-token.future",
+                "the token's iat is \(issuedAt - nowSeconds) s in the future")
+        }
     }
 
     /// The token in `bearer <token>` (scheme case-insensitive), compared byte-wise: this runs for every request.

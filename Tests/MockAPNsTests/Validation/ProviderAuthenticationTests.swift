@@ -175,6 +175,24 @@ struct ProviderAuthenticationTests {
         #expect(fixture.validate(fixture.request(token: again), auth: &auth).reason == .tooManyProviderTokenUpdates)
     }
 
+    @Test("repeats the notes and the verdict of the connection's token on every later push")
+    func repeatedTokenKeepsNotes() {
+        var auth = ProviderAuthState()
+        let stranger = ES256PrivateKey.generate()
+        let token = fixture.token(team: "STRANGER01", keyID: "STRANGER01", key: stranger, issuedAtAsString: true)
+        let request = fixture.request(token: token)
+        let first = fixture.validate(request, auth: &auth)
+        let second = fixture.validate(request, auth: &auth, at: fixture.now.addingTimeInterval(60))
+        for decision in [first, second] {
+            #expect(decision.isAccepted, "\(decision.explanation)")
+            #expect(decision.auth?.verified == false)
+            #expect(decision.auth?.teamID == "STRANGER01")
+            #expect(decision.notes.contains("provider token iat sent as a string"))
+            #expect(decision.notes.contains("key STRANGER01 is unknown: signature not verified (lenient mode)"))
+        }
+        #expect(first.notes == second.notes)
+    }
+
     @Test("verifies a token string once per connection, not per request")
     func verdictIsCached() {
         var auth = ProviderAuthState()
