@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `apns-push-type` header: what kind of notification a request carries.
 ///
 /// Each type knows the suffix its `apns-topic` must carry and which credentials may send it
@@ -57,9 +59,16 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
     /// Whether `topic` ends with `suffix`, byte for byte: topics are compared as APNs compares them, not by
     /// Unicode canonical equivalence as `String.hasSuffix` does, which cost more than the rest of the topic check.
     static func hasSuffix(_ topic: String, _ suffix: String) -> Bool {
-        let topicBytes = topic.utf8
-        let suffixBytes = suffix.utf8
-        guard topicBytes.count >= suffixBytes.count else { return false }
-        return topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
+        var topic = topic
+        var suffix = suffix
+        return topic.withUTF8 { topicBytes in
+            suffix.withUTF8 { suffixBytes in
+                topicBytes.count >= suffixBytes.count
+                    && (suffixBytes.isEmpty
+                        || memcmp(
+                            topicBytes.baseAddress! + (topicBytes.count - suffixBytes.count), suffixBytes.baseAddress!,
+                            suffixBytes.count) == 0)
+            }
+        }
     }
 }

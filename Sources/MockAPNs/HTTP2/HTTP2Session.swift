@@ -31,7 +31,12 @@ final class HTTP2Session {
         /// Whether every regular header so far equals, byte for byte, the previous request's at the same position.
         @exclusivity(unchecked) var matchesPrevious = true
         @exclusivity(unchecked) var headerBytes = 0
+        /// The body, once it differs from the previous request's; empty while every byte so far matched.
         @exclusivity(unchecked) var body: [UInt8] = []
+        /// How many body bytes arrived (kept ones, at most `maxBodyBytes`).
+        @exclusivity(unchecked) var bodyCount = 0
+        /// Whether the body so far equals the start of the previous request's body.
+        @exclusivity(unchecked) var bodyMatchesPrevious = true
         @exclusivity(unchecked) var bodyTruncated = false
         @exclusivity(unchecked) var responseBody: [UInt8] = []
         @exclusivity(unchecked) var responseOffset = 0
@@ -291,6 +296,8 @@ final class HTTP2Session {
 
     /// The previous request's header values, shared with the next request when its bytes are the same.
     @exclusivity(unchecked) private var previousHeaders: [APNsHeader] = []
+    /// The previous request's body, shared likewise.
+    @exclusivity(unchecked) private var previousBody: [UInt8] = []
     @exclusivity(unchecked) private var previousMethod = ""
     @exclusivity(unchecked) private var previousPath = ""
     @exclusivity(unchecked) private var previousAuthority = ""
@@ -311,13 +318,27 @@ final class HTTP2Session {
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
-        let room = Self.maxBodyBytes - stream.body.count
-        if bytes.count <= room {
-            stream.body.append(contentsOf: bytes)
-        } else {
-            stream.body.append(contentsOf: bytes.prefix(room))
-            stream.bodyTruncated = true
+        let room = Self.maxBodyBytes - stream.bodyCount
+        let kept = bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes.prefix(room))
+        if bytes.count > room { stream.bodyTruncated = true }
+        // The same payload as the previous request (a push fanned out to many devices): share its bytes.
+        if stream.bodyMatchesPrevious {
+            let previous = previousBody
+            let matches = previous.count - stream.bodyCount >= kept.count
+                && previous.withUnsafeBufferPointer { previousBytes in
+                    kept.isEmpty
+                        || memcmp(previousBytes.baseAddress! + stream.bodyCount, kept.baseAddress!, kept.count) == 0
+                }
+            if matches {
+                stream.bodyCount += kept.count
+                return
+            }
+            stream.bodyMatchesPrevious = false
+            stream.body.reserveCapacity(stream.bodyCount + kept.count)
+            stream.body.append(contentsOf: previous.prefix(stream.bodyCount))
         }
+        stream.body.append(contentsOf: kept)
+        stream.bodyCount += kept.count
     }
 
     fileprivate func requestComplete(streamID: Int32) {
@@ -330,15 +351,24 @@ final class HTTP2Session {
         } else {
             headers = Array(previousHeaders.prefix(stream.headerCount))
         }
+        let body: [UInt8]
+        if !stream.bodyMatchesPrevious {
+            body = stream.body
+        } else if stream.bodyCount == previousBody.count {
+            body = previousBody
+        } else {
+            body = Array(previousBody.prefix(stream.bodyCount))
+        }
         var request = APNsRequest(
             method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
-            scheme: stream.scheme, headers: headers, body: stream.body, streamID: streamID,
+            scheme: stream.scheme, headers: headers, body: body, streamID: streamID,
             previous: previousRequest)
         request.bodyTruncated = stream.bodyTruncated
         // Kept only when it differs in what the next request may share (a request holds a dozen references).
         if previousRequest?.path != request.path || previousRequest?.headers != headers { previousRequest = request }
         completedRequests.append(request)
         previousHeaders = headers
+        previousBody = body
         previousMethod = stream.method
         previousPath = stream.path
         if let authority = stream.authority { previousAuthority = authority }

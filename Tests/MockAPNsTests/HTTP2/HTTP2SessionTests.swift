@@ -30,7 +30,14 @@ struct HTTP2SessionTests {
             let stream = nextStream
             nextStream += 2
             frame(type: 0x1, flags: 0x4, stream: stream, payload: block)  // HEADERS, END_HEADERS
-            frame(type: 0x0, flags: 0x1, stream: stream, payload: Array(body.utf8))  // DATA, END_STREAM
+            // DATA frames of at most 16,384 bytes (SETTINGS_MAX_FRAME_SIZE), the last with END_STREAM.
+            var chunks = stride(from: 0, to: body.utf8.count, by: 16_384).map {
+                Array(Array(body.utf8)[$0..<min($0 + 16_384, body.utf8.count)])
+            }
+            if chunks.isEmpty { chunks = [[]] }
+            for (index, chunk) in chunks.enumerated() {
+                frame(type: 0x0, flags: index == chunks.count - 1 ? 0x1 : 0x0, stream: stream, payload: chunk)
+            }
         }
 
         private static func appendString(_ string: String, to block: inout [UInt8]) {
@@ -48,8 +55,8 @@ struct HTTP2SessionTests {
         }
     }
 
-    static func collect(_ frames: ClientFrames) throws -> [APNsRequest] {
-        let session = try HTTP2Session(settings: HTTP2Settings())
+    static func collect(_ frames: ClientFrames, settings: HTTP2Settings = HTTP2Settings()) throws -> [APNsRequest] {
+        let session = try HTTP2Session(settings: settings)
         var buffer = ByteBuffer()
         buffer.writeBytes(frames.bytes)
         try session.receive(buffer)
@@ -111,6 +118,39 @@ struct HTTP2SessionTests {
         #expect(requests[3].fields.authorization == nil)
         #expect(requests[3].deviceToken == Self.token)
         #expect(requests[4].deviceToken == otherToken)
+    }
+
+    @Test("each request gets its own payload: the same, a longer, a shorter, another and an empty one")
+    func bodies() throws {
+        let bodies = [
+            #"{"aps":{"alert":"hi"}}"#, #"{"aps":{"alert":"hi"}}"#, #"{"aps":{"alert":"hi"}} "#, #"{"aps":"#,
+            #"{"aps":{"alert":"ho"}}"#, "",
+        ]
+        var frames = ClientFrames()
+        for body in bodies { frames.request(path: "/3/device/\(Self.token)", headers: Self.base, body: body) }
+        let requests = try Self.collect(frames)
+        #expect(requests.map { String(decoding: $0.body, as: UTF8.self) } == bodies)
+        #expect(requests.allSatisfy { !$0.bodyTruncated })
+    }
+
+    @Test("keeps 64 KiB of a longer payload and marks it truncated, for a repeated request too")
+    func truncated() throws {
+        let body = String(repeating: "x", count: 70_000)
+        var frames = ClientFrames()
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base, body: body)
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base, body: body)
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base, body: "{}")
+        // A stream window large enough for the client to send 70,000 bytes without waiting for WINDOW_UPDATE.
+        var settings = HTTP2Settings()
+        settings.initialWindowSize = 1 << 20
+        let requests = try Self.collect(frames, settings: settings)
+        try #require(requests.count == 3)
+        for request in requests.prefix(2) {
+            #expect(request.body.count == HTTP2Session.maxBodyBytes)
+            #expect(request.bodyTruncated)
+        }
+        #expect(requests[2].body == Array("{}".utf8))
+        #expect(!requests[2].bodyTruncated)
     }
 
     @Test("a header sent twice is still found when the request otherwise repeats the previous one")
