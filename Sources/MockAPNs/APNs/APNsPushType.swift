@@ -56,6 +56,27 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
         return String(topic.utf8.dropLast(topicSuffix.utf8.count))
     }
 
+    /// The push type whose (non-empty) topic suffix `topic` ends with, if any: one pass over the topic's bytes
+    /// against the suffixes' bytes (this runs for every push whose type has no suffix, such as alert).
+    static func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
+        var topic = topic
+        return topic.withUTF8 { topicBytes -> APNsPushType? in
+            for (type, suffix) in suffixed where topicBytes.count >= suffix.count {
+                let matches = suffix.withUnsafeBufferPointer { suffixBytes in
+                    memcmp(topicBytes.baseAddress! + (topicBytes.count - suffix.count), suffixBytes.baseAddress!, suffix.count)
+                        == 0
+                }
+                if matches { return type }
+            }
+            return nil
+        }
+    }
+
+    /// The push types with a topic suffix, and the suffix's bytes.
+    private static let suffixed: [(APNsPushType, [UInt8])] = all.filter { !$0.topicSuffix.isEmpty }.map {
+        ($0, Array($0.topicSuffix.utf8))
+    }
+
     /// Whether `topic` ends with `suffix`, byte for byte: topics are compared as APNs compares them, not by
     /// Unicode canonical equivalence as `String.hasSuffix` does, which cost more than the rest of the topic check.
     static func hasSuffix(_ topic: String, _ suffix: String) -> Bool {
