@@ -59,8 +59,7 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
     /// The push type whose (non-empty) topic suffix `topic` ends with, if any: one pass over the topic's bytes
     /// against the suffixes' bytes (this runs for every push whose type has no suffix, such as alert).
     static func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
-        var topic = topic
-        return topic.withUTF8 { topicBytes -> APNsPushType? in
+        let found = topic.utf8.withContiguousStorageIfAvailable { topicBytes -> APNsPushType? in
             for (type, suffix) in suffixed where topicBytes.count >= suffix.count {
                 let matches = suffix.withUnsafeBufferPointer { suffixBytes in
                     memcmp(topicBytes.baseAddress! + (topicBytes.count - suffix.count), suffixBytes.baseAddress!, suffix.count)
@@ -70,6 +69,8 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
             }
             return nil
         }
+        if let found { return found }
+        return suffixed.first { hasSuffix(topic, $0.0.topicSuffix) }?.0
     }
 
     /// The push types with a topic suffix, and the suffix's bytes.
@@ -80,16 +81,9 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
     /// Whether `topic` ends with `suffix`, byte for byte: topics are compared as APNs compares them, not by
     /// Unicode canonical equivalence as `String.hasSuffix` does, which cost more than the rest of the topic check.
     static func hasSuffix(_ topic: String, _ suffix: String) -> Bool {
-        var topic = topic
-        var suffix = suffix
-        return topic.withUTF8 { topicBytes in
-            suffix.withUTF8 { suffixBytes in
-                topicBytes.count >= suffixBytes.count
-                    && (suffixBytes.isEmpty
-                        || memcmp(
-                            topicBytes.baseAddress! + (topicBytes.count - suffixBytes.count), suffixBytes.baseAddress!,
-                            suffixBytes.count) == 0)
-            }
-        }
+        let topicBytes = topic.utf8
+        let suffixBytes = suffix.utf8
+        guard topicBytes.count >= suffixBytes.count else { return false }
+        return topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
     }
 }

@@ -309,11 +309,12 @@ final class HTTP2Session {
 
     /// Whether `string`'s UTF-8 is exactly `bytes`.
     private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var string = string
-        return string.withUTF8 { utf8 in
+        // Borrowed, not copied into a var for withUTF8: that cost a retain and a release per header name and value.
+        let equal = string.utf8.withContiguousStorageIfAvailable { utf8 in
             utf8.count == bytes.count
                 && (utf8.count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
         }
+        return equal ?? string.utf8.elementsEqual(bytes)
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
