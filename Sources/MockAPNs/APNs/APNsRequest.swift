@@ -43,15 +43,9 @@ public struct APNsRequest: Sendable {
         method: String, path: String, authority: String? = nil, scheme: String? = "https",
         headers: [APNsHeader] = [], body: [UInt8] = [], streamID: Int32 = 1
     ) {
-        self.method = method
-        self.path = path
-        self.authority = authority
-        self.scheme = scheme
-        self.headers = headers
-        self.body = body
-        self.streamID = streamID
-        self.deviceToken = Self.deviceToken(in: path)
-        self.fields = APNsHeaderFields(headers)
+        self.init(
+            method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body,
+            streamID: streamID, previous: nil)
     }
 
     /// A request whose path and headers may be `previous`'s: then the token and header index are taken from it

@@ -344,22 +344,12 @@ final class HTTP2Session {
 
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
-        let headers: [APNsHeader]
-        if !stream.matchesPrevious {
-            headers = stream.headers
-        } else if stream.headerCount == previousHeaders.count {
-            headers = previousHeaders
-        } else {
-            headers = Array(previousHeaders.prefix(stream.headerCount))
-        }
-        let body: [UInt8]
-        if !stream.bodyMatchesPrevious {
-            body = stream.body
-        } else if stream.bodyCount == previousBody.count {
-            body = previousBody
-        } else {
-            body = Array(previousBody.prefix(stream.bodyCount))
-        }
+        let headers = Self.collected(
+            own: stream.headers, matchesPrevious: stream.matchesPrevious, count: stream.headerCount,
+            previous: previousHeaders)
+        let body = Self.collected(
+            own: stream.body, matchesPrevious: stream.bodyMatchesPrevious, count: stream.bodyCount,
+            previous: previousBody)
         var request = APNsRequest(
             method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
             scheme: stream.scheme, headers: headers, body: body, streamID: streamID,
@@ -374,6 +364,15 @@ final class HTTP2Session {
         previousPath = stream.path
         if let authority = stream.authority { previousAuthority = authority }
         stream.body = []
+    }
+
+    /// What a stream collected: its own elements once they differed from the previous request's, else the previous
+    /// request's array itself (shared) or, when the stream ended earlier, its first `count` elements.
+    private static func collected<Element>(own: [Element], matchesPrevious: Bool, count: Int, previous: [Element])
+        -> [Element]
+    {
+        if !matchesPrevious { return own }
+        return count == previous.count ? previous : Array(previous.prefix(count))
     }
 
     /// The last completed request: the next one with the same path and headers reuses what was derived from them.

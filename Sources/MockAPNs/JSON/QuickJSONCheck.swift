@@ -51,54 +51,41 @@ struct QuickJSONCheck {
     }
 
     private mutating func object() -> Bool {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth <= Self.maxDepth else { return false }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return true
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
-            index += 1
-            skipWhitespace()
-            guard value() else { return false }
-            skipWhitespace()
-            guard index < bytes.count else { return false }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return true
-            } else {
+        container(closing: UInt8(ascii: "}")) { check in
+            guard check.index < check.bytes.count, check.bytes[check.index] == UInt8(ascii: "\""), check.string() else {
                 return false
             }
+            check.skipWhitespace()
+            guard check.index < check.bytes.count, check.bytes[check.index] == UInt8(ascii: ":") else { return false }
+            check.index += 1
+            check.skipWhitespace()
+            return check.value()
         }
     }
 
     private mutating func array() -> Bool {
+        container(closing: UInt8(ascii: "]")) { check in check.value() }
+    }
+
+    /// An object or array: the opening byte, then `element`s separated by commas up to `closing`.
+    private mutating func container(closing: UInt8, element: (inout QuickJSONCheck) -> Bool) -> Bool {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maxDepth else { return false }
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < bytes.count, bytes[index] == closing {
             index += 1
             return true
         }
         while true {
             skipWhitespace()
-            guard value() else { return false }
+            guard element(&self) else { return false }
             skipWhitespace()
             guard index < bytes.count else { return false }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
+            } else if bytes[index] == closing {
                 index += 1
                 return true
             } else {
