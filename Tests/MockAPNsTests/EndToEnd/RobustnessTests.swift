@@ -62,6 +62,37 @@ struct RobustnessTests {
         }
     }
 
+    @Test("answers and records the requests a client completes, and neither those it resets mid-request")
+    func clientResetsMidRequest() async throws {
+        var scenario = Scenario.embeddedDefault(port: 0)
+        // Every stream goes out in the client's first write, before it could read the server's SETTINGS.
+        scenario.world.fidelity.singleStreamUntilAuthenticated = false
+        try await withTestServer(scenario: scenario, cleartext: true) { server in
+            let port = try #require(server.cleartextPort)
+            let path = "/3/device/\(EndToEndTests.device)"
+            let headers = [
+                ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
+                ("authorization", "bearer \(testProviderToken())"),
+            ]
+            var frames = HTTP2ClientFrames()
+            frames.request(path: path, headers: headers, body: EndToEndTests.alert)  // 1
+            frames.reset(frames.partialRequest(path: path, headers: headers, bodyPrefix: "{\"aps\":"))  // 3
+            frames.reset(frames.partialRequest(path: path, headers: headers))  // 5: headers only
+            frames.request(path: path, headers: headers, body: EndToEndTests.alert)  // 7
+            // The same again on one more stream, after the resets: its payload was shared with stream 1's.
+            frames.request(path: path, headers: headers, body: EndToEndTests.alert)  // 9
+            let answer = try RawTCP.exchange(port: port, bytes: frames.bytes, timeout: 1)
+
+            let answered = RawTCP.frames(in: answer).filter { $0.type == 0x1 }.map(\.stream)
+            #expect(answered == [1, 7, 9])
+            let records = server.journal.records()
+            #expect(records.map(\.streamID) == [1, 7, 9])
+            #expect(records.allSatisfy { $0.accepted && $0.response?.status == 200 })
+            #expect(records.allSatisfy { $0.payloadText == EndToEndTests.alert })
+            try Self.stillServes(server)
+        }
+    }
+
     @Test("resets a stream whose headers are far too large, and goes on")
     func oversizedHeaders() async throws {
         try await withTestServer { server in
