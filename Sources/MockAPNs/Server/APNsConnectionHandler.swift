@@ -221,10 +221,12 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             spareRequests = requests
         }
         refreshWorld()
-        // By index, so that each request is lent to `decide` in place rather than copied out of the array.
-        for index in requests.indices {
-            let streamID = requests[index].streamID
-            switch engine.decide(requests[index], validator: validator, connection: info, auth: &auth, ids: &ids) {
+        // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
+        // which takes it apart into its journal record.
+        requests.reverse()
+        while let request = requests.popLast() {
+            let streamID = request.streamID
+            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in

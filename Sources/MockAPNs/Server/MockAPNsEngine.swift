@@ -38,67 +38,94 @@ public final class MockAPNsEngine: Sendable {
     var generation: UInt64 { worldGeneration.withLockedValue { $0 } }
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
+    ///
+    /// The request is taken, not lent: its fields move into the journal record, built last, instead of being
+    /// retained for the record and released with the request.
     func decide(
-        _ request: APNsRequest, validator: APNsValidator, connection: ConnectionInfo, auth: inout ProviderAuthState,
-        ids: inout APNsIDGenerator
+        _ request: consuming APNsRequest, validator: APNsValidator, connection: ConnectionInfo,
+        auth: inout ProviderAuthState, ids: inout APNsIDGenerator
     ) -> Action {
         let receivedAt = clock.now()
         let apnsID = request.fields.apnsID ?? ids.uuid(uppercase: true)
-        var record = JournalRecord(
-            sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
-            path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
-            payload: request.body, pushType: request.fields.pushType, topic: request.fields.topic,
-            accepted: false, reason: nil, rule: "", explanation: "", notes: [], auth: nil, response: nil, fault: nil)
+        var outcome = Outcome()
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
-            record.rule = "scripted:\(rule.name)"
+            outcome.rule = "scripted:\(rule.name)"
             switch rule.action {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
                     response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
-                    record.accepted = true
-                    record.explanation = "scripted success by rule '\(rule.name)'"
+                    outcome.accepted = true
+                    outcome.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
                     let reason = APNsReason(reasonName ?? "InternalServerError", status: status)
                     let millis = reason.carriesTimestamp ? Self.millis(timestamp ?? receivedAt) : nil
                     response = .error(reason, apnsID: apnsID, timestampMillis: millis)
-                    record.reason = reason.name
-                    record.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
+                    outcome.reason = reason.name
+                    outcome.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
                 }
-                record.response = response
+                outcome.response = response
+                let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
-                record.fault = fault.rawValue
-                record.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
-                var response: APNsResponse?
+                outcome.fault = fault.rawValue
+                outcome.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
                 if fault == .goaway {
-                    response = .error(.shutdown, apnsID: apnsID)
-                    record.reason = APNsReason.shutdown.name
+                    outcome.response = .error(.shutdown, apnsID: apnsID)
+                    outcome.reason = APNsReason.shutdown.name
                 }
-                record.response = response
+                let response = outcome.response
+                let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
                 return .fault(fault, record: record, response: response, delay: delay)
             }
         }
 
         let decision = validator.validate(request, connection: connection, auth: &auth, now: receivedAt)
-        record.rule = decision.rule
-        record.explanation = decision.explanation
-        record.notes = decision.notes
-        record.auth = decision.auth
-        record.pushType = decision.pushType ?? record.pushType
+        outcome.rule = decision.rule
+        outcome.explanation = decision.explanation
+        outcome.notes = decision.notes
+        outcome.auth = decision.auth
+        outcome.pushType = decision.pushType
         let response: APNsResponse
         switch decision.outcome {
         case .accepted:
-            record.accepted = true
+            outcome.accepted = true
             response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
         case .rejected(let reason, let timestamp):
-            record.reason = reason.name
+            outcome.reason = reason.name
             response = .error(reason, apnsID: apnsID, timestampMillis: timestamp.map(Self.millis))
         }
-        record.response = response
+        outcome.response = response
+        let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
         return .answer(response, record: record, delay: nil)
+    }
+
+    /// What was decided about a request, gathered before its record is built.
+    private struct Outcome {
+        var accepted = false
+        var reason: String?
+        var rule = ""
+        var explanation = ""
+        var notes: [String] = []
+        var auth: AuthSummary?
+        /// The push type the request was taken as, when the rules decided it.
+        var pushType: String?
+        var response: APNsResponse?
+        var fault: String?
+    }
+
+    /// The journal record of `request`, which it takes apart.
+    private static func record(
+        of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, outcome: consuming Outcome
+    ) -> JournalRecord {
+        JournalRecord(
+            sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
+            remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
+            path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
+            payload: request.body, pushType: outcome.pushType ?? request.fields.pushType, topic: request.fields.topic,
+            accepted: outcome.accepted, reason: outcome.reason, rule: outcome.rule, explanation: outcome.explanation,
+            notes: outcome.notes, auth: outcome.auth, response: outcome.response, fault: outcome.fault)
     }
 
     private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> String? {
