@@ -34,8 +34,8 @@ public final class Journal: Sendable {
 
     /// Assigns the next sequence number to `record`, keeps it, writes it to the file, and tells observers.
     ///
-    /// The record is taken, not copied: the ring keeps the one copy (a record holds a dozen references, each
-    /// retained per copy), and the file and observers read it.
+    /// The record is taken, not copied on the way in (a record holds a dozen references, each retained per copy):
+    /// the ring stores it, and the file and the observers read it.
     @discardableResult
     public func append(_ record: consuming JournalRecord) -> JournalRecord {
         var record = record
