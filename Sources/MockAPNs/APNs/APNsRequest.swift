@@ -45,14 +45,14 @@ public struct APNsRequest: Sendable {
     ) {
         self.init(
             method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body,
-            streamID: streamID, previous: nil)
+            streamID: streamID, deviceToken: Self.deviceToken(in: path), fields: APNsHeaderFields(headers))
     }
 
-    /// A request whose path and headers may be `previous`'s: then the token and header index are taken from it
-    /// instead of being derived again (String and Array equality is immediate for shared storage).
+    /// A request whose token and header index were already derived from `path` and `headers` (the HTTP/2 session
+    /// reuses them while a connection repeats its path and header block).
     init(
         method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
-        streamID: Int32, previous: APNsRequest?
+        streamID: Int32, deviceToken: String?, fields: APNsHeaderFields
     ) {
         self.method = method
         self.path = path
@@ -61,16 +61,8 @@ public struct APNsRequest: Sendable {
         self.headers = headers
         self.body = body
         self.streamID = streamID
-        if let previous, previous.path == path {
-            self.deviceToken = previous.deviceToken
-        } else {
-            self.deviceToken = Self.deviceToken(in: path)
-        }
-        if let previous, previous.headers == headers {
-            self.fields = previous.fields
-        } else {
-            self.fields = APNsHeaderFields(headers)
-        }
+        self.deviceToken = deviceToken
+        self.fields = fields
     }
 
     /// The first value of a header, by its lower-case name.
@@ -79,7 +71,8 @@ public struct APNsRequest: Sendable {
         return nil
     }
 
-    private static func deviceToken(in path: String) -> String? {
+    /// The device token in a `/3/device/<token>` path, or `nil` when the path has another shape.
+    static func deviceToken(in path: String) -> String? {
         // Byte-wise: Character-wise slicing of the path was a tenth of the cost of a request.
         let prefix: StaticString = "/3/device/"
         let utf8 = path.utf8

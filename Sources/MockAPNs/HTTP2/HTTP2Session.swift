@@ -300,6 +300,9 @@ final class HTTP2Session {
     @exclusivity(unchecked) private var previousBody: [UInt8] = []
     @exclusivity(unchecked) private var previousMethod = ""
     @exclusivity(unchecked) private var previousPath = ""
+    /// What was derived from `previousPath` and `previousHeaders`.
+    @exclusivity(unchecked) private var previousToken: String?
+    @exclusivity(unchecked) private var previousFields = APNsHeaderFields([])
     @exclusivity(unchecked) private var previousAuthority = ""
 
     /// `previous` when it holds exactly `bytes`, else a new String of them.
@@ -350,14 +353,18 @@ final class HTTP2Session {
         let body = Self.collected(
             own: stream.body, matchesPrevious: stream.bodyMatchesPrevious, count: stream.bodyCount,
             previous: previousBody)
+        // What the previous request derived from the same path or the same header block is reused.
+        let sharesHeaders = stream.matchesPrevious && stream.headerCount == previousHeaders.count
+        let fields = sharesHeaders ? previousFields : APNsHeaderFields(headers)
+        let token = stream.path == previousPath ? previousToken : APNsRequest.deviceToken(in: stream.path)
         var request = APNsRequest(
             method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
-            scheme: stream.scheme, headers: headers, body: body, streamID: streamID,
-            previous: previousRequest)
+            scheme: stream.scheme, headers: headers, body: body, streamID: streamID, deviceToken: token,
+            fields: fields)
         request.bodyTruncated = stream.bodyTruncated
-        // Kept only when it differs in what the next request may share (a request holds a dozen references).
-        if previousRequest?.path != request.path || previousRequest?.headers != headers { previousRequest = request }
         completedRequests.append(request)
+        previousFields = fields
+        previousToken = token
         previousHeaders = headers
         previousBody = body
         previousMethod = stream.method
@@ -374,9 +381,6 @@ final class HTTP2Session {
         if !matchesPrevious { return own }
         return count == previous.count ? previous : Array(previous.prefix(count))
     }
-
-    /// The last completed request: the next one with the same path and headers reuses what was derived from them.
-    @exclusivity(unchecked) private var previousRequest: APNsRequest?
 
     fileprivate func streamClosed(streamID: Int32) {
         streams[streamID] = nil
