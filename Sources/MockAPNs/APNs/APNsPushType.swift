@@ -1,5 +1,3 @@
-import Foundation
-
 /// The `apns-push-type` header: what kind of notification a request carries.
 ///
 /// Each type knows the suffix its `apns-topic` must carry and which credentials may send it
@@ -49,41 +47,20 @@ public struct APNsPushType: Sendable, Hashable, CustomStringConvertible {
         all.first { $0.name == name }
     }
 
-    /// The bundle id a topic names for this push type, or `nil` when the topic lacks the suffix.
+    /// The bundle id a topic names for this push type, or `nil` when the topic lacks the suffix. Topics are
+    /// compared byte for byte, as APNs compares them.
     public func bundleID(fromTopic topic: String) -> String? {
         if topicSuffix.isEmpty { return topic }
-        guard Self.hasSuffix(topic, topicSuffix), topic.utf8.count > topicSuffix.utf8.count else { return nil }
+        guard topic.utf8HasSuffix(topicSuffix), topic.utf8.count > topicSuffix.utf8.count else { return nil }
         return String(topic.utf8.dropLast(topicSuffix.utf8.count))
     }
 
-    /// The push type whose (non-empty) topic suffix `topic` ends with, if any: one pass over the topic's bytes
-    /// against the suffixes' bytes (this runs for every push whose type has no suffix, such as alert).
+    /// The push type whose (non-empty) topic suffix `topic` ends with, if any (checked for every push whose type
+    /// has no suffix, such as alert).
     static func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
-        let found = topic.utf8.withContiguousStorageIfAvailable { topicBytes -> APNsPushType? in
-            for (type, suffix) in suffixed where topicBytes.count >= suffix.count {
-                let matches = suffix.withUnsafeBufferPointer { suffixBytes in
-                    memcmp(topicBytes.baseAddress! + (topicBytes.count - suffix.count), suffixBytes.baseAddress!, suffix.count)
-                        == 0
-                }
-                if matches { return type }
-            }
-            return nil
-        }
-        if let found { return found }
-        return suffixed.first { hasSuffix(topic, $0.0.topicSuffix) }?.0
+        suffixed.first { topic.utf8HasSuffix($0.topicSuffix) }
     }
 
-    /// The push types with a topic suffix, and the suffix's bytes.
-    private static let suffixed: [(APNsPushType, [UInt8])] = all.filter { !$0.topicSuffix.isEmpty }.map {
-        ($0, Array($0.topicSuffix.utf8))
-    }
-
-    /// Whether `topic` ends with `suffix`, byte for byte: topics are compared as APNs compares them, not by
-    /// Unicode canonical equivalence as `String.hasSuffix` does, which cost more than the rest of the topic check.
-    static func hasSuffix(_ topic: String, _ suffix: String) -> Bool {
-        let topicBytes = topic.utf8
-        let suffixBytes = suffix.utf8
-        guard topicBytes.count >= suffixBytes.count else { return false }
-        return topicBytes.suffix(suffixBytes.count).elementsEqual(suffixBytes)
-    }
+    /// The push types with a topic suffix.
+    private static let suffixed = all.filter { !$0.topicSuffix.isEmpty }
 }

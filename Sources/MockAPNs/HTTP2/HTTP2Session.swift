@@ -200,8 +200,7 @@ final class HTTP2Session {
         let nameStart = headerBytes.count
         headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         let valueStart = headerBytes.count
-        var value = value
-        value.withUTF8 { headerBytes.append(contentsOf: $0) }  // one memcpy, not a walk over the UTF-8 view
+        value.withUTF8Bytes { headerBytes.append(contentsOf: $0) }  // one memcpy, not a walk over the UTF-8 view
         headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, headerBytes.count - valueStart, indexed))
     }
 
@@ -274,8 +273,8 @@ final class HTTP2Session {
         // so are their bytes in the journal, where evicting a record then frees less.
         let position = stream.headerCount
         stream.headerCount += 1
-        if stream.matchesPrevious, position < previousHeaders.count, Self.equal(previousHeaders[position].name, name),
-            Self.equal(previousHeaders[position].value, value)
+        if stream.matchesPrevious, position < previousHeaders.count, previousHeaders[position].name.utf8Equals(name),
+            previousHeaders[position].value.utf8Equals(value)
         {
             if name.count == 4, previousHeaders[position].name == "host" { stream.host = previousHeaders[position].value }
             return true
@@ -307,17 +306,7 @@ final class HTTP2Session {
 
     /// `previous` when it holds exactly `bytes`, else a new String of them.
     private static func reuse(_ previous: String, ifEqualTo bytes: UnsafeBufferPointer<UInt8>) -> String {
-        equal(previous, bytes) ? previous : String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Whether `string`'s UTF-8 is exactly `bytes`.
-    private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Borrowed, not copied into a var for withUTF8: that cost a retain and a release per header name and value.
-        let equal = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            utf8.count == bytes.count
-                && (utf8.count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
-        }
-        return equal ?? string.utf8.elementsEqual(bytes)
+        previous.utf8Equals(bytes) ? previous : String(decoding: bytes, as: UTF8.self)
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {

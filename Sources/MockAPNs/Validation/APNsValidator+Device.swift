@@ -10,8 +10,7 @@ extension APNsValidator {
                 "the device token has \(utf8.count) characters; tokens are an even number of hex digits")
         }
         // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of this check.
-        var contiguous = token
-        let (isHex, sawUppercase) = contiguous.withUTF8 { bytes in
+        let (isHex, sawUppercase) = token.withUTF8Bytes { bytes in
             var uppercase = false
             for byte in bytes {
                 guard APNsValidator.isHexDigit(byte) else { return (false, uppercase) }
