@@ -20,7 +20,7 @@ extension APNsValidator {
             context.auth = accepted.summary
             context.signingKey = accepted.key
             context.notes.append(contentsOf: accepted.notes)
-            try checkProviderTokenTime(issuedAt: accepted.issuedAt, context: context)
+            try checkProviderTokenTime(issuedAt: accepted.issuedAt, now: context.now)
             return
         }
         let notesBefore = context.notes.count
@@ -92,7 +92,7 @@ extension APNsValidator {
             context.notes.append("key \(keyID) is unknown: signature not verified (lenient mode)")
         }
 
-        try checkProviderTokenTime(issuedAt: issuedAt, context: context)
+        try checkProviderTokenTime(issuedAt: issuedAt, now: context.now)
 
         // "One team per connection, bound on the first push; another team later: 403 InvalidProviderToken" (seen).
         if let boundTeam = auth.teamID, boundTeam != issuer {
@@ -127,8 +127,8 @@ extension APNsValidator {
     }
 
     /// "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
-    func checkProviderTokenTime(issuedAt: Int64, context: Context) throws(Rejection) {
-        let nowSeconds = Int64(context.now.timeIntervalSince1970.rounded(.down))
+    func checkProviderTokenTime(issuedAt: Int64, now: Date) throws(Rejection) {
+        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
         if nowSeconds - issuedAt > world.fidelity.providerTokenLifetime {
             throw Rejection(
                 .expiredProviderToken, rule: "provider-token.expired",
