@@ -28,35 +28,58 @@ struct APNsIDGenerator {
         (x << k) | (x >> (64 - k))
     }
 
-    /// A random UUID in canonical 8-4-4-4-12 form.
-    mutating func uuid(uppercase: Bool) -> String {
-        var high = next()
-        var low = next()
-        high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
-        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var index = 0
-            func put(_ value: UInt64, nibbles: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)]
-                    index += 1
-                }
-            }
-            put(high >> 32, nibbles: 8, into: buffer)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            put((high >> 16) & 0xFFFF, nibbles: 4, into: buffer)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            put(high & 0xFFFF, nibbles: 4, into: buffer)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            put(low >> 48, nibbles: 4, into: buffer)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            put(low & 0xFFFF_FFFF_FFFF, nibbles: 12, into: buffer)
-            return index
+    /// A random version-4 UUID.
+    mutating func uuid() -> GeneratedUUID {
+        let high = (next() & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
+        let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        return GeneratedUUID(high: high, low: low)
+    }
+}
+
+/// A generated UUID as its 16 bytes: kept so in answers and journal records, and written out as text only where
+/// text is needed (the response header, a record read back). Two 36-character strings per push were two
+/// allocations, and their release when the journal dropped the record.
+struct GeneratedUUID: Sendable, Hashable {
+    var high: UInt64
+    var low: UInt64
+
+    /// The canonical 8-4-4-4-12 form, 36 bytes, through `body`.
+    func withText<Result>(uppercase: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            write(uppercase: uppercase, into: buffer)
+            return body(UnsafeBufferPointer(buffer))
         }
+    }
+
+    /// The canonical 8-4-4-4-12 form.
+    func text(uppercase: Bool) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            write(uppercase: uppercase, into: buffer)
+            return 36
+        }
+    }
+
+    private func write(uppercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        var index = 0
+        func put(_ value: UInt64, nibbles: Int) {
+            for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
+                buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)]
+                index += 1
+            }
+        }
+        func dash() {
+            buffer[index] = UInt8(ascii: "-")
+            index += 1
+        }
+        put(high >> 32, nibbles: 8)
+        dash()
+        put((high >> 16) & 0xFFFF, nibbles: 4)
+        dash()
+        put(high & 0xFFFF, nibbles: 4)
+        dash()
+        put(low >> 48, nibbles: 4)
+        dash()
+        put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
     }
 }

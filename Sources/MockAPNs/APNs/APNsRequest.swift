@@ -13,56 +13,112 @@ public struct APNsHeader: Sendable, Hashable, Codable {
 ///
 /// It carries no interpretation: the validator decides what it means. The APNs headers are indexed once, when
 /// the headers are set, because every check reads them.
+///
+/// What arrived is kept in one shared, immutable `Content`: a connection that repeats a request byte for byte
+/// (the same push to the same device) hands the previous request's content on, and the journal record keeps that
+/// one reference instead of a dozen strings and arrays, each retained and released per copy.
 public struct APNsRequest: Sendable {
-    /// `:method`.
-    public var method: String
-    /// `:path`.
-    public var path: String {
-        didSet { deviceToken = Self.deviceToken(in: path) }
+    /// Everything of a request but its stream, immutable and shared.
+    final class Content: Sendable {
+        let method: String
+        let path: String
+        let authority: String?
+        let scheme: String?
+        let headers: [APNsHeader]
+        let body: [UInt8]
+        let bodyTruncated: Bool
+        /// Derived from `path`.
+        let deviceToken: String?
+        /// Derived from `headers`.
+        let fields: APNsHeaderFields
+
+        init(
+            method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
+            bodyTruncated: Bool, deviceToken: String?, fields: APNsHeaderFields
+        ) {
+            self.method = method
+            self.path = path
+            self.authority = authority
+            self.scheme = scheme
+            self.headers = headers
+            self.body = body
+            self.bodyTruncated = bodyTruncated
+            self.deviceToken = deviceToken
+            self.fields = fields
+        }
+
+        /// A copy with one part changed; the derived parts follow `path` and `headers`.
+        func changing(
+            method: String? = nil, path: String? = nil, authority: String?? = nil, scheme: String?? = nil,
+            headers: [APNsHeader]? = nil, body: [UInt8]? = nil, bodyTruncated: Bool? = nil, deviceToken: String?? = nil
+        ) -> Content {
+            Content(
+                method: method ?? self.method, path: path ?? self.path, authority: authority ?? self.authority,
+                scheme: scheme ?? self.scheme, headers: headers ?? self.headers, body: body ?? self.body,
+                bodyTruncated: bodyTruncated ?? self.bodyTruncated,
+                deviceToken: deviceToken ?? (path.map(APNsRequest.deviceToken(in:)) ?? self.deviceToken),
+                fields: headers.map(APNsHeaderFields.init) ?? fields)
+        }
     }
-    /// `:authority`, or the `host` header when a client (aioapns) sends that instead.
-    public var authority: String?
-    /// `:scheme`.
-    public var scheme: String?
-    /// Regular (non-pseudo) headers in the order they arrived, duplicates kept.
-    public var headers: [APNsHeader] {
-        didSet { fields = APNsHeaderFields(headers) }
-    }
-    /// The request body.
-    public var body: [UInt8]
+
+    var content: Content
     /// The HTTP/2 stream the request came on.
     public var streamID: Int32
+
+    /// `:method`.
+    public var method: String {
+        get { content.method }
+        set { content = content.changing(method: newValue) }
+    }
+    /// `:path`.
+    public var path: String {
+        get { content.path }
+        set { content = content.changing(path: newValue) }
+    }
+    /// `:authority`, or the `host` header when a client (aioapns) sends that instead.
+    public var authority: String? {
+        get { content.authority }
+        set { content = content.changing(authority: .some(newValue)) }
+    }
+    /// `:scheme`.
+    public var scheme: String? {
+        get { content.scheme }
+        set { content = content.changing(scheme: .some(newValue)) }
+    }
+    /// Regular (non-pseudo) headers in the order they arrived, duplicates kept.
+    public var headers: [APNsHeader] {
+        get { content.headers }
+        set { content = content.changing(headers: newValue) }
+    }
+    /// The request body.
+    public var body: [UInt8] {
+        get { content.body }
+        set { content = content.changing(body: newValue) }
+    }
     /// Whether the body was longer than the server keeps (64 KiB); it is then too large for APNs anyway.
-    public var bodyTruncated = false
+    public var bodyTruncated: Bool {
+        get { content.bodyTruncated }
+        set { content = content.changing(bodyTruncated: newValue) }
+    }
     /// The device token in a `/3/device/<token>` path, if the path has that shape (possibly empty).
-    public private(set) var deviceToken: String?
+    public var deviceToken: String? { content.deviceToken }
     /// The APNs headers, found in one pass.
-    public private(set) var fields: APNsHeaderFields
+    public var fields: APNsHeaderFields { content.fields }
 
     public init(
         method: String, path: String, authority: String? = nil, scheme: String? = "https",
         headers: [APNsHeader] = [], body: [UInt8] = [], streamID: Int32 = 1
     ) {
         self.init(
-            method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body,
-            streamID: streamID, deviceToken: Self.deviceToken(in: path), fields: APNsHeaderFields(headers))
+            Content(
+                method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body,
+                bodyTruncated: false, deviceToken: Self.deviceToken(in: path), fields: APNsHeaderFields(headers)),
+            streamID: streamID)
     }
 
-    /// A request whose token and header index were already derived from `path` and `headers` (the HTTP/2 session
-    /// reuses them while a connection repeats its path and header block).
-    init(
-        method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
-        streamID: Int32, deviceToken: String?, fields: APNsHeaderFields
-    ) {
-        self.method = method
-        self.path = path
-        self.authority = authority
-        self.scheme = scheme
-        self.headers = headers
-        self.body = body
+    init(_ content: Content, streamID: Int32) {
+        self.content = content
         self.streamID = streamID
-        self.deviceToken = deviceToken
-        self.fields = fields
     }
 
     /// The first value of a header, by its lower-case name.

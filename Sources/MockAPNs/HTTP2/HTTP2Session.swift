@@ -167,8 +167,8 @@ final class HTTP2Session {
         headerRanges.removeAll(keepingCapacity: true)
         appendField(":status", response.status == 200 ? "200" : String(response.status))
         // The ids differ in every answer: indexing them in HPACK's dynamic table would only evict useful entries.
-        appendField("apns-id", response.apnsID, indexed: false)
-        if let uniqueID = response.apnsUniqueID { appendField("apns-unique-id", uniqueID, indexed: false) }
+        appendField("apns-id", response.id, indexed: false)
+        if let uniqueID = response.uniqueID { appendField("apns-unique-id", uniqueID, indexed: false) }
         if !stream.responseBody.isEmpty { appendField("content-type", "application/json") }
         let hasBody = !stream.responseBody.isEmpty
         return headerBytes.withUnsafeMutableBufferPointer { bytes -> Bool in
@@ -197,11 +197,20 @@ final class HTTP2Session {
         [(nameStart: Int, nameLength: Int, valueStart: Int, valueLength: Int, indexed: Bool)] = []
 
     private func appendField(_ name: StaticString, _ value: String, indexed: Bool = true) {
+        value.withUTF8Bytes { appendField(name, $0, indexed: indexed) }  // one memcpy, not a walk over the UTF-8 view
+    }
+
+    /// A generated id goes from its 16 bytes straight into the header bytes, never through a String.
+    private func appendField(_ name: StaticString, _ value: APNsResponse.ID, indexed: Bool) {
+        value.withUTF8Bytes { appendField(name, $0, indexed: indexed) }
+    }
+
+    private func appendField(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, indexed: Bool) {
         let nameStart = headerBytes.count
         headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         let valueStart = headerBytes.count
-        value.withUTF8Bytes { headerBytes.append(contentsOf: $0) }  // one memcpy, not a walk over the UTF-8 view
-        headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, headerBytes.count - valueStart, indexed))
+        headerBytes.append(contentsOf: value)
+        headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, value.count, indexed))
     }
 
     /// Resets a stream (RST_STREAM with `errorCode`).
@@ -260,9 +269,9 @@ final class HTTP2Session {
         if name.first == UInt8(ascii: ":") {
             // By length and second byte: nghttp2 has already checked that only these four arrive on a request.
             switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = Self.reuse(previousMethod, ifEqualTo: value)
-            case (5, UInt8(ascii: "p")): stream.path = Self.reuse(previousPath, ifEqualTo: value)
-            case (10, UInt8(ascii: "a")): stream.authority = Self.reuse(previousAuthority, ifEqualTo: value)
+            case (7, UInt8(ascii: "m")): stream.method = Self.reuse(previous.method, ifEqualTo: value)
+            case (5, UInt8(ascii: "p")): stream.path = Self.reuse(previous.path, ifEqualTo: value)
+            case (10, UInt8(ascii: "a")): stream.authority = Self.reuse(previous.authority ?? "", ifEqualTo: value)
             case (7, UInt8(ascii: "s")): stream.scheme = String(decoding: value, as: UTF8.self)
             default: break
             }
@@ -273,6 +282,7 @@ final class HTTP2Session {
         // so are their bytes in the journal, where evicting a record then frees less.
         let position = stream.headerCount
         stream.headerCount += 1
+        let previousHeaders = previous.headers
         if stream.matchesPrevious, position < previousHeaders.count, previousHeaders[position].name.utf8Equals(name),
             previousHeaders[position].value.utf8Equals(value)
         {
@@ -293,16 +303,11 @@ final class HTTP2Session {
     /// The stream the last header went to (cleared when a stream closes).
     @exclusivity(unchecked) private var lastHeaderStream: (id: Int32, stream: Stream)?
 
-    /// The previous request's header values, shared with the next request when its bytes are the same.
-    @exclusivity(unchecked) private var previousHeaders: [APNsHeader] = []
-    /// The previous request's body, shared likewise.
-    @exclusivity(unchecked) private var previousBody: [UInt8] = []
-    @exclusivity(unchecked) private var previousMethod = ""
-    @exclusivity(unchecked) private var previousPath = ""
-    /// What was derived from `previousPath` and `previousHeaders`.
-    @exclusivity(unchecked) private var previousToken: String?
-    @exclusivity(unchecked) private var previousFields = APNsHeaderFields([])
-    @exclusivity(unchecked) private var previousAuthority = ""
+    /// The previous request's content: its strings, header array and body are shared with the next request where
+    /// the bytes are the same, and the whole of it when the whole request is.
+    @exclusivity(unchecked) private var previous = APNsRequest.Content(
+        method: "", path: "", authority: nil, scheme: nil, headers: [], body: [], bodyTruncated: false,
+        deviceToken: nil, fields: APNsHeaderFields([]))
 
     /// `previous` when it holds exactly `bytes`, else a new String of them.
     private static func reuse(_ previous: String, ifEqualTo bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -316,7 +321,7 @@ final class HTTP2Session {
         if bytes.count > room { stream.bodyTruncated = true }
         // The same payload as the previous request (a push fanned out to many devices): share its bytes.
         if stream.bodyMatchesPrevious {
-            let previous = previousBody
+            let previous = previous.body
             let matches = previous.count - stream.bodyCount >= kept.count
                 && previous.withUnsafeBufferPointer { previousBytes in
                     kept.isEmpty
@@ -336,29 +341,32 @@ final class HTTP2Session {
 
     fileprivate func requestComplete(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
+        let previous = previous
         let headers = Self.collected(
             own: stream.headers, matchesPrevious: stream.matchesPrevious, count: stream.headerCount,
-            previous: previousHeaders)
+            previous: previous.headers)
         let body = Self.collected(
             own: stream.body, matchesPrevious: stream.bodyMatchesPrevious, count: stream.bodyCount,
-            previous: previousBody)
-        // What the previous request derived from the same path or the same header block is reused.
-        let sharesHeaders = stream.matchesPrevious && stream.headerCount == previousHeaders.count
-        let fields = sharesHeaders ? previousFields : APNsHeaderFields(headers)
-        let token = stream.path == previousPath ? previousToken : APNsRequest.deviceToken(in: stream.path)
-        var request = APNsRequest(
-            method: stream.method, path: stream.path, authority: stream.authority ?? stream.host,
-            scheme: stream.scheme, headers: headers, body: body, streamID: streamID, deviceToken: token,
-            fields: fields)
-        request.bodyTruncated = stream.bodyTruncated
-        completedRequests.append(request)
-        previousFields = fields
-        previousToken = token
-        previousHeaders = headers
-        previousBody = body
-        previousMethod = stream.method
-        previousPath = stream.path
-        if let authority = stream.authority { previousAuthority = authority }
+            previous: previous.body)
+        let sharesHeaders = stream.matchesPrevious && stream.headerCount == previous.headers.count
+        let sharesBody = stream.bodyMatchesPrevious && stream.bodyCount == previous.body.count
+        let samePath = stream.path == previous.path
+        let authority = stream.authority ?? stream.host
+        let content: APNsRequest.Content
+        if sharesHeaders, sharesBody, samePath, stream.method == previous.method, authority == previous.authority,
+            stream.scheme == previous.scheme, stream.bodyTruncated == previous.bodyTruncated
+        {
+            content = previous  // the same request again
+        } else {
+            // What the previous request derived from the same path or the same header block is reused.
+            content = APNsRequest.Content(
+                method: stream.method, path: stream.path, authority: authority, scheme: stream.scheme,
+                headers: headers, body: body, bodyTruncated: stream.bodyTruncated,
+                deviceToken: samePath ? previous.deviceToken : APNsRequest.deviceToken(in: stream.path),
+                fields: sharesHeaders ? previous.fields : APNsHeaderFields(headers))
+            self.previous = content
+        }
+        completedRequests.append(APNsRequest(content, streamID: streamID))
         stream.body = []
     }
 

@@ -1,7 +1,38 @@
 import Foundation
 
 /// One request as the journal keeps it: what arrived, what was decided and why, and what was answered.
+///
+/// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a shared `Verdict`
+/// (a connection's accepted pushes share one), and generated ids stay 16-byte values. A record then holds a few
+/// references instead of twenty, which the journal pays for on every append, every dropped record and every read.
 public struct JournalRecord: Sendable {
+    /// What was decided about a request, immutable and shared while it stays the same.
+    final class Verdict: Sendable {
+        struct Parts: Sendable, Equatable {
+            var pushType: String?
+            var topic: String?
+            var accepted = false
+            var reason: String?
+            var rule = ""
+            var explanation = ""
+            var notes: [String] = []
+            var auth: AuthSummary?
+        }
+
+        let parts: Parts
+
+        init(_ parts: Parts) {
+            self.parts = parts
+        }
+
+        /// `previous` when it says the same as `parts` (compared field by field; the strings of a repeated
+        /// decision are the same storage, so each comparison is one), else a new verdict.
+        static func reusing(_ previous: Verdict?, for parts: consuming Parts) -> Verdict {
+            if let previous, previous.parts == parts { return previous }
+            return Verdict(parts)
+        }
+    }
+
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
     public var receivedAt: Date
@@ -10,34 +41,120 @@ public struct JournalRecord: Sendable {
     public var connectionID: UInt64
     public var remoteAddress: String
     public var streamID: Int32
-    public var method: String
-    public var path: String
-    public var authority: String?
-    /// The device token from the path, as sent.
-    public var token: String?
-    /// All regular headers in arrival order.
-    public var headers: [APNsHeader]
-    /// The payload bytes as sent (at most 64 KiB are kept).
-    public var payload: [UInt8]
-    /// The push type the request was taken as.
-    public var pushType: String?
-    /// `apns-topic` as sent.
-    public var topic: String?
-    /// Whether the push was accepted.
-    public var accepted: Bool
-    /// The rejection reason, if any.
-    public var reason: String?
-    /// The rule that decided (`scripted:<name>` for scripted answers).
-    public var rule: String
-    /// Why, in a sentence.
-    public var explanation: String
-    /// Oddities that were accepted.
-    public var notes: [String]
-    public var auth: AuthSummary?
+    var request: APNsRequest.Content
+    var verdict: Verdict
     /// The answer; `nil` when a scripted fault sent none.
     public var response: APNsResponse?
     /// The scripted fault injected, if any.
     public var fault: String?
+
+    public init(
+        sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
+        streamID: Int32, method: String, path: String, authority: String?, token: String?, headers: [APNsHeader],
+        payload: [UInt8], pushType: String?, topic: String?, accepted: Bool, reason: String?, rule: String,
+        explanation: String, notes: [String], auth: AuthSummary?, response: APNsResponse?, fault: String?
+    ) {
+        self.init(
+            sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
+            remoteAddress: remoteAddress, streamID: streamID,
+            request: APNsRequest.Content(
+                method: method, path: path, authority: authority, scheme: nil, headers: headers, body: payload,
+                bodyTruncated: false, deviceToken: token, fields: APNsHeaderFields(headers)),
+            verdict: Verdict(
+                Verdict.Parts(
+                    pushType: pushType, topic: topic, accepted: accepted, reason: reason, rule: rule,
+                    explanation: explanation, notes: notes, auth: auth)),
+            response: response, fault: fault)
+    }
+
+    init(
+        sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
+        streamID: Int32, request: APNsRequest.Content, verdict: Verdict, response: APNsResponse?, fault: String?
+    ) {
+        self.sequence = sequence
+        self.receivedAt = receivedAt
+        self.answeredAt = answeredAt
+        self.connectionID = connectionID
+        self.remoteAddress = remoteAddress
+        self.streamID = streamID
+        self.request = request
+        self.verdict = verdict
+        self.response = response
+        self.fault = fault
+    }
+
+    public var method: String {
+        get { request.method }
+        set { request = request.changing(method: newValue, deviceToken: .some(request.deviceToken)) }
+    }
+    public var path: String {
+        get { request.path }
+        set { request = request.changing(path: newValue, deviceToken: .some(request.deviceToken)) }
+    }
+    public var authority: String? {
+        get { request.authority }
+        set { request = request.changing(authority: .some(newValue)) }
+    }
+    /// The device token from the path, as sent.
+    public var token: String? {
+        get { request.deviceToken }
+        set { request = request.changing(deviceToken: .some(newValue)) }
+    }
+    /// All regular headers in arrival order.
+    public var headers: [APNsHeader] {
+        get { request.headers }
+        set { request = request.changing(headers: newValue) }
+    }
+    /// The payload bytes as sent (at most 64 KiB are kept).
+    public var payload: [UInt8] {
+        get { request.body }
+        set { request = request.changing(body: newValue) }
+    }
+    /// The push type the request was taken as.
+    public var pushType: String? {
+        get { verdict.parts.pushType }
+        set { changeVerdict { $0.pushType = newValue } }
+    }
+    /// `apns-topic` as sent.
+    public var topic: String? {
+        get { verdict.parts.topic }
+        set { changeVerdict { $0.topic = newValue } }
+    }
+    /// Whether the push was accepted.
+    public var accepted: Bool {
+        get { verdict.parts.accepted }
+        set { changeVerdict { $0.accepted = newValue } }
+    }
+    /// The rejection reason, if any.
+    public var reason: String? {
+        get { verdict.parts.reason }
+        set { changeVerdict { $0.reason = newValue } }
+    }
+    /// The rule that decided (`scripted:<name>` for scripted answers).
+    public var rule: String {
+        get { verdict.parts.rule }
+        set { changeVerdict { $0.rule = newValue } }
+    }
+    /// Why, in a sentence.
+    public var explanation: String {
+        get { verdict.parts.explanation }
+        set { changeVerdict { $0.explanation = newValue } }
+    }
+    /// Oddities that were accepted.
+    public var notes: [String] {
+        get { verdict.parts.notes }
+        set { changeVerdict { $0.notes = newValue } }
+    }
+    public var auth: AuthSummary? {
+        get { verdict.parts.auth }
+        set { changeVerdict { $0.auth = newValue } }
+    }
+
+    private mutating func changeVerdict(_ change: (inout Verdict.Parts) -> Void) {
+        var parts = verdict.parts
+        change(&parts)
+        verdict = Verdict(parts)
+    }
 
     /// The payload parsed as JSON, or `nil` when it is not JSON.
     public var payloadJSON: JSONValue? { try? JSONParser.parse(payload) }

@@ -29,6 +29,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var info: ConnectionInfo
     @exclusivity(unchecked) private var auth = ProviderAuthState()
     @exclusivity(unchecked) private var ids = APNsIDGenerator()
+    /// The verdict of the connection's last record, shared by the next while the decision is the same.
+    @exclusivity(unchecked) private var lastVerdict: JournalRecord.Verdict?
     @exclusivity(unchecked) private var plaintextIn: ByteBuffer?
     @exclusivity(unchecked) private var spareRequests: [APNsRequest] = []
     @exclusivity(unchecked) private var plaintextOut: ByteBuffer?
@@ -226,7 +228,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
-            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids) {
+            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids, verdict: &lastVerdict) {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in

@@ -39,97 +39,92 @@ public final class MockAPNsEngine: Sendable {
 
     /// Decides one request: a scripted rule if one applies, else the APNs rules.
     ///
-    /// The request is taken, not lent: its fields move into the journal record, built last, instead of being
-    /// retained for the record and released with the request.
+    /// The request is taken, not lent: its shared content moves into the journal record, built last.
+    /// `verdict` is the connection's previous record's verdict, shared by this record when it says the same.
     func decide(
         _ request: consuming APNsRequest, validator: APNsValidator, connection: ConnectionInfo,
-        auth: inout ProviderAuthState, ids: inout APNsIDGenerator
+        auth: inout ProviderAuthState, ids: inout APNsIDGenerator, verdict: inout JournalRecord.Verdict?
     ) -> Action {
         let receivedAt = clock.now()
-        let apnsID = request.fields.apnsID ?? ids.uuid(uppercase: true)
+        let apnsID: APNsResponse.ID = request.fields.apnsID.map { .text($0) } ?? .generated(ids.uuid(), uppercase: true)
         var outcome = Outcome()
+        outcome.verdict.topic = request.fields.topic
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
-            outcome.rule = "scripted:\(rule.name)"
+            outcome.verdict.rule = "scripted:\(rule.name)"
+            outcome.verdict.pushType = request.fields.pushType
             switch rule.action {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
-                    response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
-                    outcome.accepted = true
-                    outcome.explanation = "scripted success by rule '\(rule.name)'"
+                    response = .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))
+                    outcome.verdict.accepted = true
+                    outcome.verdict.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
                     let reason = APNsReason(reasonName ?? "InternalServerError", status: status)
                     let millis = reason.carriesTimestamp ? Self.millis(timestamp ?? receivedAt) : nil
-                    response = .error(reason, apnsID: apnsID, timestampMillis: millis)
-                    outcome.reason = reason.name
-                    outcome.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
+                    response = .error(reason, id: apnsID, timestampMillis: millis)
+                    outcome.verdict.reason = reason.name
+                    outcome.verdict.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
                 }
                 outcome.response = response
-                let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
+                let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
                 outcome.fault = fault.rawValue
-                outcome.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
+                outcome.verdict.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
                 if fault == .goaway {
-                    outcome.response = .error(.shutdown, apnsID: apnsID)
-                    outcome.reason = APNsReason.shutdown.name
+                    outcome.response = .error(.shutdown, id: apnsID)
+                    outcome.verdict.reason = APNsReason.shutdown.name
                 }
                 let response = outcome.response
-                let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
+                let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
                 return .fault(fault, record: record, response: response, delay: delay)
             }
         }
 
         let decision = validator.validate(request, connection: connection, auth: &auth, now: receivedAt)
-        outcome.rule = decision.rule
-        outcome.explanation = decision.explanation
-        outcome.notes = decision.notes
-        outcome.auth = decision.auth
-        outcome.pushType = decision.pushType
+        outcome.verdict.rule = decision.rule
+        outcome.verdict.explanation = decision.explanation
+        outcome.verdict.notes = decision.notes
+        outcome.verdict.auth = decision.auth
+        outcome.verdict.pushType = decision.pushType ?? request.fields.pushType
         let response: APNsResponse
         switch decision.outcome {
         case .accepted:
-            outcome.accepted = true
-            response = .success(apnsID: apnsID, uniqueID: uniqueID(validator.world, &ids))
+            outcome.verdict.accepted = true
+            response = .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))
         case .rejected(let reason, let timestamp):
-            outcome.reason = reason.name
-            response = .error(reason, apnsID: apnsID, timestampMillis: timestamp.map(Self.millis))
+            outcome.verdict.reason = reason.name
+            response = .error(reason, id: apnsID, timestampMillis: timestamp.map(Self.millis))
         }
         outcome.response = response
-        let record = Self.record(of: request, receivedAt: receivedAt, connection: connection, outcome: outcome)
+        let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
         return .answer(response, record: record, delay: nil)
     }
 
     /// What was decided about a request, gathered before its record is built.
     private struct Outcome {
-        var accepted = false
-        var reason: String?
-        var rule = ""
-        var explanation = ""
-        var notes: [String] = []
-        var auth: AuthSummary?
-        /// The push type the request was taken as, when the rules decided it.
-        var pushType: String?
+        var verdict = JournalRecord.Verdict.Parts()
         var response: APNsResponse?
         var fault: String?
     }
 
     /// The journal record of `request`, which it takes apart.
-    private static func record(
-        of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, outcome: consuming Outcome
+    private func record(
+        of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ outcome: consuming Outcome,
+        _ verdict: inout JournalRecord.Verdict?
     ) -> JournalRecord {
-        JournalRecord(
+        let shared = JournalRecord.Verdict.reusing(verdict, for: outcome.verdict)
+        verdict = shared
+        return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID, method: request.method,
-            path: request.path, authority: request.authority, token: request.deviceToken, headers: request.headers,
-            payload: request.body, pushType: outcome.pushType ?? request.fields.pushType, topic: request.fields.topic,
-            accepted: outcome.accepted, reason: outcome.reason, rule: outcome.rule, explanation: outcome.explanation,
-            notes: outcome.notes, auth: outcome.auth, response: outcome.response, fault: outcome.fault)
+            remoteAddress: connection.remoteAddress, streamID: request.streamID, request: request.content,
+            verdict: shared, response: outcome.response, fault: outcome.fault)
     }
 
-    private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> String? {
-        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? ids.uuid(uppercase: false) : nil
+    private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> APNsResponse.ID? {
+        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? .generated(ids.uuid(), uppercase: false) : nil
     }
 
     static func millis(_ date: Date) -> Int64 {

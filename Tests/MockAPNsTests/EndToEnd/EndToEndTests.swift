@@ -28,7 +28,9 @@ struct EndToEndTests {
             let apnsID = try #require(response.headers["apns-id"])
             #expect(APNsValidator.isCanonicalUUID(apnsID))
             #expect(apnsID == apnsID.uppercased())
-            #expect(response.headers["apns-unique-id"] != nil)
+            let uniqueID = try #require(response.headers["apns-unique-id"])
+            #expect(APNsValidator.isCanonicalUUID(uniqueID))
+            #expect(uniqueID == uniqueID.lowercased())
             #expect(response.headers["content-type"] == nil)
 
             let records = server.journal.records()
@@ -38,6 +40,7 @@ struct EndToEndTests {
             #expect(record.token == Self.device)
             #expect(record.topic == "com.example.app")
             #expect(record.response?.apnsID == apnsID)
+            #expect(record.response?.apnsUniqueID == uniqueID)
             #expect(record.payloadJSON?.value(atPath: "aps.alert.title") == "Order ready")
             #expect(record.auth?.verified == true)
             #expect(record.rule == "accepted")

@@ -44,6 +44,29 @@ struct HTTP2SessionTests {
         #expect(requests.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"n":1}"#, #"{"n":2}"#])
     }
 
+    @Test("a request repeated byte for byte shares the previous one's content; any difference gets its own")
+    func sharedContent() throws {
+        let path = "/3/device/\(Self.token)"
+        var frames = HTTP2ClientFrames()
+        frames.request(path: path, headers: Self.base, body: #"{"n":1}"#)
+        frames.request(path: path, headers: Self.base, body: #"{"n":1}"#)  // the same again
+        frames.request(path: path, headers: Self.base, body: #"{"n":2}"#)  // another payload
+        frames.request(path: path + "?x", headers: Self.base, body: #"{"n":2}"#)  // another path, same token
+        frames.request(path: path + "?x", authority: "localhost", headers: Self.base, body: #"{"n":2}"#)
+        frames.request(path: path + "?x", authority: "localhost", headers: Self.base, body: #"{"n":2}"#, method: "PUT")
+        let requests = try Self.collect(frames)
+        try #require(requests.count == 6)
+        #expect(requests[1].content === requests[0].content)
+        for i in 2..<6 { #expect(requests[i].content !== requests[i - 1].content, "request \(i)") }
+        #expect(requests.map(\.streamID) == [1, 3, 5, 7, 9, 11])
+        #expect(String(decoding: requests[2].body, as: UTF8.self) == #"{"n":2}"#)
+        #expect(requests[3].path == path + "?x")
+        #expect(requests[3].deviceToken == Self.token)
+        #expect(requests[4].authority == "localhost")
+        #expect(requests[5].method == "PUT")
+        #expect(requests[5].authority == "localhost")
+    }
+
     @Test("a header that differs, one more, one fewer, or another path each give that request's own headers")
     func differing() throws {
         var changed = Self.base

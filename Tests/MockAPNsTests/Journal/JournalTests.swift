@@ -27,6 +27,49 @@ struct JournalTests {
         #expect(journal.append(Self.record("6")).sequence == 6)
     }
 
+    @Test("a record is a value: changing a copy's request or verdict parts leaves the original as it was")
+    func valueSemantics() {
+        let original = Self.record("aa")
+        var copy = original
+        copy.path = "/3/device/bb"
+        copy.headers.append(APNsHeader("apns-priority", "5"))
+        copy.payload = Array("{}".utf8)
+        copy.rule = "apns-priority"
+        copy.accepted = false
+        copy.notes.append("a note")
+        #expect(copy.path == "/3/device/bb")
+        #expect(copy.token == "aa", "setting the path keeps the recorded token")
+        #expect(copy.headers.count == 2)
+        #expect(copy.rule == "apns-priority" && !copy.accepted && copy.notes == ["a note"])
+        #expect(original.path == "/3/device/aa")
+        #expect(original.headers.count == 1)
+        #expect(original.payloadText == #"{"aps":{}}"#)
+        #expect(original.rule == "accepted" && original.accepted && original.notes.isEmpty)
+        #expect(original.topic == "com.example.app" && original.pushType == "alert")
+    }
+
+    @Test("records of one connection share a verdict while it says the same, and only then")
+    func sharedVerdicts() {
+        var parts = JournalRecord.Verdict.Parts(
+            pushType: "alert", topic: "com.example.app", accepted: true, rule: "accepted",
+            explanation: "every check passed")
+        let first = JournalRecord.Verdict.reusing(nil, for: parts)
+        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+        for change in [
+            { (p: inout JournalRecord.Verdict.Parts) in p.accepted = false },
+            { $0.notes = ["no apns-push-type: taken as alert"] }, { $0.topic = "com.example.other" },
+            { $0.auth = AuthSummary(kind: "token", verified: true) }, { $0.reason = "BadPriority" },
+        ] {
+            var changed = parts
+            change(&changed)
+            let verdict = JournalRecord.Verdict.reusing(first, for: changed)
+            #expect(verdict !== first)
+            #expect(verdict.parts == changed)
+        }
+        parts.explanation = "every check passed"  // equal text in other storage is still the same verdict
+        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+    }
+
     @Test("appends one JSON line per record to the journal file as it happens")
     func file() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl").path

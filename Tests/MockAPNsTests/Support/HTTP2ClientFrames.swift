@@ -10,9 +10,10 @@ struct HTTP2ClientFrames {
 
     /// One POST: HEADERS (pseudo-headers, then `headers` in order), then DATA frames with END_STREAM on the last.
     mutating func request(
-        path: String, authority: String? = "127.0.0.1", headers: [(String, String)], body: String = "{}"
+        path: String, authority: String? = "127.0.0.1", headers: [(String, String)], body: String = "{}",
+        method: String = "POST"
     ) {
-        let stream = open(path: path, authority: authority, headers: headers)
+        let stream = open(path: path, authority: authority, headers: headers, method: method)
         send(Array(body.utf8), on: stream, endStream: true)
     }
 
@@ -29,9 +30,11 @@ struct HTTP2ClientFrames {
         bytes += RawTCP.frame(type: 0x3, stream: stream, payload: [0, 0, 0, 8])
     }
 
-    private mutating func open(path: String, authority: String?, headers: [(String, String)]) -> UInt32 {
+    private mutating func open(
+        path: String, authority: String?, headers: [(String, String)], method: String = "POST"
+    ) -> UInt32 {
         var block: [UInt8] = []
-        var fields = [(":method", "POST"), (":scheme", "https"), (":path", path)]
+        var fields = [(":method", method), (":scheme", "https"), (":path", path)]
         if let authority { fields.append((":authority", authority)) }
         for (name, value) in fields + headers {
             block.append(0x00)  // literal without indexing, new name
