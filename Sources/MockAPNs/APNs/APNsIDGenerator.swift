@@ -60,26 +60,23 @@ struct GeneratedUUID: Sendable, Hashable {
     }
 
     private func write(uppercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        let letters = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10
+        func digit(_ nibble: UInt64) -> UInt8 {
+            let value = UInt8(truncatingIfNeeded: nibble)
+            return value < 10 ? UInt8(ascii: "0") + value : letters + value
+        }
+        // 16 bytes, 2 digits each, with a dash before bytes 4, 6, 8 and 10: 8-4-4-4-12.
         var index = 0
-        func put(_ value: UInt64, nibbles: Int) {
-            for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                buffer[index] = digits.utf8Start[Int((value >> UInt64(shift)) & 0xF)]
+        for byte in 0..<16 {
+            if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
+                buffer[index] = UInt8(ascii: "-")
                 index += 1
             }
+            let word = byte < 8 ? high : low
+            let value = word >> UInt64(56 - 8 * (byte & 7))
+            buffer[index] = digit((value >> 4) & 0xF)
+            buffer[index + 1] = digit(value & 0xF)
+            index += 2
         }
-        func dash() {
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-        }
-        put(high >> 32, nibbles: 8)
-        dash()
-        put((high >> 16) & 0xFFFF, nibbles: 4)
-        dash()
-        put(high & 0xFFFF, nibbles: 4)
-        dash()
-        put(low >> 48, nibbles: 4)
-        dash()
-        put(low & 0xFFFF_FFFF_FFFF, nibbles: 12)
     }
 }

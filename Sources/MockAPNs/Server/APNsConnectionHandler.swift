@@ -39,6 +39,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// The rules over the world as of `worldGeneration`: made once per change, not once per request (a World is a
     /// dozen collections and strings to retain and release on every copy).
     @exclusivity(unchecked) private var validator: APNsValidator
+    /// What the validator worked out from this connection's repeated values; made anew with the validator.
+    @exclusivity(unchecked) private var memo = ValidationMemo()
     private var world: World { validator.world }
     private var inErrorStanding = false
     private var draining = false
@@ -228,7 +230,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
-            switch engine.decide(request, validator: validator, connection: info, auth: &auth, ids: &ids, verdict: &lastVerdict) {
+            let action = engine.decide(
+                request, validator: validator, connection: info, auth: &auth, memo: &memo, ids: &ids,
+                verdict: &lastVerdict)
+            switch action {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
@@ -255,6 +260,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard generation != worldGeneration else { return }
         worldGeneration = generation
         validator = APNsValidator(world: engine.world)
+        memo = ValidationMemo()
         auth.forgetVerdicts()
     }
 

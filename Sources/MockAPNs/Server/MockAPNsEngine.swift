@@ -43,7 +43,8 @@ public final class MockAPNsEngine: Sendable {
     /// `verdict` is the connection's previous record's verdict, shared by this record when it says the same.
     func decide(
         _ request: consuming APNsRequest, validator: APNsValidator, connection: ConnectionInfo,
-        auth: inout ProviderAuthState, ids: inout APNsIDGenerator, verdict: inout JournalRecord.Verdict?
+        auth: inout ProviderAuthState, memo: inout ValidationMemo, ids: inout APNsIDGenerator,
+        verdict: inout JournalRecord.Verdict?
     ) -> Action {
         let receivedAt = clock.now()
         let apnsID: APNsResponse.ID = request.fields.apnsID.map { .text($0) } ?? .generated(ids.uuid(), uppercase: true)
@@ -83,7 +84,7 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
-        let decision = validator.validate(request, connection: connection, auth: &auth, now: receivedAt)
+        let decision = validator.validate(request, connection: connection, auth: &auth, memo: &memo, now: receivedAt)
         outcome.verdict.rule = decision.rule
         outcome.verdict.explanation = decision.explanation
         outcome.verdict.notes = decision.notes

@@ -41,7 +41,7 @@ extension APNsValidator {
             throw Rejection(
                 .payloadTooLarge, rule: "payload.size", "the payload is \(body.count) bytes; the limit is \(limit)")
         }
-        if let problem = PayloadCheck.problem(body) {
+        if let problem = context.memo.payloadProblem(body) {
             if let reason = world.fidelity.invalidJSONPayload {
                 throw Rejection(reason, rule: "payload.json", "the payload \(problem)")
             }

@@ -28,7 +28,7 @@ extension APNsValidator {
         // "apns-push-type: one of alert, background, ... 400 InvalidPushType" (§3; doc). A missing header is
         // taken as alert (open: `missingPushTypeIsAlert`).
         if let value = request.fields.pushType {
-            guard let pushType = APNsPushType.named(value) else {
+            guard let pushType = context.memo.pushType(named: value) else {
                 throw Rejection(
                     .invalidPushType, rule: "apns-push-type",
                     "apns-push-type '\(value)' is not one of \(APNsPushType.all.map(\.name).joined(separator: ", "))")

@@ -31,7 +31,7 @@ extension APNsValidator {
                 "a \(pushType.name) push needs the topic <bundle id>\(pushType.topicSuffix), got \(topic)")
         }
         if pushType.topicSuffix.isEmpty, pushType != .mdm,
-            let other = APNsPushType.typeWithSuffix(ofTopic: topic)
+            let other = context.memo.typeWithSuffix(ofTopic: topic)
         {
             throw Rejection(
                 world.fidelity.topicSuffixMismatch, rule: "apns-topic.suffix",

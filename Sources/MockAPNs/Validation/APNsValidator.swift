@@ -17,7 +17,18 @@ public struct APNsValidator: Sendable {
     public func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
     ) -> Decision {
+        var memo = ValidationMemo()
+        return validate(request, connection: connection, auth: &auth, memo: &memo, now: now)
+    }
+
+    /// Decides one request, reusing what `memo` (the connection's, made with this validator) already worked out.
+    func validate(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState,
+        memo: inout ValidationMemo, now: Date
+    ) -> Decision {
         var context = Context(clientCertificate: connection.clientCertificate, now: now)
+        swap(&context.memo, &memo)
+        defer { swap(&context.memo, &memo) }
         do throws(Rejection) {
             try checkConnection(request, &context)
             try checkMethodAndPath(request, &context)
@@ -52,6 +63,7 @@ public struct APNsValidator: Sendable {
         var auth: AuthSummary?
         var signingKey: SigningKey?
         var notes: [String] = []
+        var memo = ValidationMemo()
 
         init(clientCertificate: APNsClientCertificate?, now: Date) {
             self.clientCertificate = clientCertificate

@@ -1,0 +1,42 @@
+/// What the checks worked out from one value, kept per connection for the next request that carries the same
+/// value: a provider sends the same topic and push type push after push, and often one payload to many devices.
+///
+/// Each entry depends on its value alone (the world is fixed for the validator's life, and a connection makes a
+/// new memo with a new validator), so a hit answers exactly as the check would. Strings are compared in full
+/// (equal storage makes that one comparison); a payload is the same when it is the same array storage, which the
+/// HTTP/2 session shares between requests whose bodies are equal, and which the memo keeps alive.
+struct ValidationMemo {
+    /// The push type named by an `apns-push-type` value.
+    private var named: (value: String, type: APNsPushType?)?
+    /// The push type whose suffix a topic carries.
+    private var suffixed: (topic: String, type: APNsPushType?)?
+    /// What is wrong with a payload, if anything.
+    private var payload: (body: [UInt8], problem: String?)?
+
+    init() {}
+
+    mutating func pushType(named value: String) -> APNsPushType? {
+        if let named, named.value == value { return named.type }
+        let type = APNsPushType.named(value)
+        named = (value, type)
+        return type
+    }
+
+    mutating func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
+        if let suffixed, suffixed.topic == topic { return suffixed.type }
+        let type = APNsPushType.typeWithSuffix(ofTopic: topic)
+        suffixed = (topic, type)
+        return type
+    }
+
+    mutating func payloadProblem(_ body: [UInt8]) -> String? {
+        if let payload, Self.sameStorage(payload.body, body) { return payload.problem }
+        let problem = PayloadCheck.problem(body)
+        payload = (body, problem)
+        return problem
+    }
+
+    private static func sameStorage(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
+    }
+}
