@@ -225,6 +225,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             spareRequests = requests
         }
         refreshWorld()
+        // Read once per batch: passing the stored properties would copy them (a World and a ConnectionInfo are a
+        // dozen references) for every request.
+        let validator = validator
+        let info = info
         // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
         // which takes it apart into its journal record.
         requests.reverse()
@@ -325,8 +329,21 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         } else if (400..<500).contains(response.status), response.status != 410 {
             inErrorStanding = true
         }
+        // The limit follows the world, the provider token and the error standing: worked out when one changed.
+        let standing = Standing(world: worldGeneration, authenticated: auth.isAuthenticated, inError: inErrorStanding)
+        guard standing != announcedStanding else { return }
+        announcedStanding = standing
         session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(world.fidelity)))
     }
+
+    private struct Standing: Equatable {
+        var world: UInt64
+        var authenticated: Bool
+        var inError: Bool
+    }
+
+    /// What the stream limit last announced after an answer was worked out from.
+    private var announcedStanding: Standing?
 
     private func desiredStreamLimit(_ fidelity: FidelitySettings) -> Int {
         let unauthenticated = !info.usesCertificateAuth && !auth.isAuthenticated

@@ -84,12 +84,13 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
-        let decision = validator.validate(request, connection: connection, auth: &auth, memo: &memo, now: receivedAt)
-        outcome.verdict.rule = decision.rule
-        outcome.verdict.explanation = decision.explanation
-        outcome.verdict.notes = decision.notes
-        outcome.verdict.auth = decision.auth
-        outcome.verdict.pushType = decision.pushType ?? request.fields.pushType
+        var decision = validator.validate(request, connection: connection, auth: &auth, memo: &memo, now: receivedAt)
+        // Moved, not copied: the decision is not used after this.
+        swap(&outcome.verdict.rule, &decision.rule)
+        swap(&outcome.verdict.explanation, &decision.explanation)
+        swap(&outcome.verdict.notes, &decision.notes)
+        outcome.verdict.auth = decision.auth.take()
+        outcome.verdict.pushType = decision.pushType.take() ?? request.fields.pushType
         let response: APNsResponse
         switch decision.outcome {
         case .accepted:

@@ -1,28 +1,89 @@
 import Foundation
 
 /// How a request authenticated, as recorded in the journal.
+///
+/// A value, stored in one shared immutable box: every push on a connection carries the same summary, into its
+/// decision and its journal record, and copying it is one reference instead of four.
 public struct AuthSummary: Sendable, Hashable, Codable {
+    private struct Fields: Sendable, Hashable, Codable {
+        var kind: String
+        var teamID: String?
+        var keyID: String?
+        var issuedAt: Int64?
+        var verified: Bool
+        var certificateTopics: [String]?
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    private var storage: Storage
+
     /// `token` or `certificate`.
-    public var kind: String
-    public var teamID: String?
-    public var keyID: String?
+    public var kind: String {
+        get { storage.fields.kind }
+        set { change { $0.kind = newValue } }
+    }
+    public var teamID: String? {
+        get { storage.fields.teamID }
+        set { change { $0.teamID = newValue } }
+    }
+    public var keyID: String? {
+        get { storage.fields.keyID }
+        set { change { $0.keyID = newValue } }
+    }
     /// The token's `iat`, seconds since the epoch.
-    public var issuedAt: Int64?
+    public var issuedAt: Int64? {
+        get { storage.fields.issuedAt }
+        set { change { $0.issuedAt = newValue } }
+    }
     /// Whether a signature was checked against a known key (false for an unknown key in lenient mode).
-    public var verified: Bool
+    public var verified: Bool {
+        get { storage.fields.verified }
+        set { change { $0.verified = newValue } }
+    }
     /// The certificate's topics, for certificate connections.
-    public var certificateTopics: [String]?
+    public var certificateTopics: [String]? {
+        get { storage.fields.certificateTopics }
+        set { change { $0.certificateTopics = newValue } }
+    }
 
     public init(
         kind: String, teamID: String? = nil, keyID: String? = nil, issuedAt: Int64? = nil, verified: Bool,
         certificateTopics: [String]? = nil
     ) {
-        self.kind = kind
-        self.teamID = teamID
-        self.keyID = keyID
-        self.issuedAt = issuedAt
-        self.verified = verified
-        self.certificateTopics = certificateTopics
+        storage = Storage(
+            Fields(
+                kind: kind, teamID: teamID, keyID: keyID, issuedAt: issuedAt, verified: verified,
+                certificateTopics: certificateTopics))
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
+    }
+
+    public static func == (lhs: AuthSummary, rhs: AuthSummary) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
+    }
+
+    /// The same keys as the fields themselves: `kind`, `teamID`, `keyID`, `issuedAt`, `verified`, `certificateTopics`.
+    public init(from decoder: any Decoder) throws {
+        storage = Storage(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try storage.fields.encode(to: encoder)
     }
 }
 

@@ -70,6 +70,23 @@ struct JournalTests {
         #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
     }
 
+    @Test("an auth summary is a value with its fields as Codable keys, equal by content")
+    func authSummary() throws {
+        let original = AuthSummary(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1, verified: true)
+        var copy = original
+        copy.teamID = "OTHERTEAM1"
+        copy.verified = false
+        #expect(original.teamID == "TESTTEAM01" && original.verified)
+        #expect(copy.teamID == "OTHERTEAM1" && !copy.verified && copy.keyID == "TESTKEY001")
+        #expect(original != copy)
+        copy.teamID = "TESTTEAM01"
+        copy.verified = true
+        #expect(original == copy && original.hashValue == copy.hashValue)
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(original)) as? [String: Any]
+        #expect(json?.keys.sorted() == ["issuedAt", "keyID", "kind", "teamID", "verified"])
+        #expect(try JSONDecoder().decode(AuthSummary.self, from: JSONEncoder().encode(original)) == original)
+    }
+
     @Test("appends one JSON line per record to the journal file as it happens")
     func file() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).jsonl").path
