@@ -60,23 +60,17 @@ struct GeneratedUUID: Sendable, Hashable {
     }
 
     private func write(uppercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let letters = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10
-        func digit(_ nibble: UInt64) -> UInt8 {
-            let value = UInt8(truncatingIfNeeded: nibble)
-            return value < 10 ? UInt8(ascii: "0") + value : letters + value
-        }
-        // 16 bytes, 2 digits each, with a dash before bytes 4, 6, 8 and 10: 8-4-4-4-12.
-        var index = 0
-        for byte in 0..<16 {
-            if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
-                buffer[index] = UInt8(ascii: "-")
-                index += 1
+        let digits = (uppercase ? "0123456789ABCDEF" : "0123456789abcdef" as StaticString).utf8Start
+        // 32 digits, with a dash before digits 8, 12, 16 and 20: 8-4-4-4-12.
+        var position = 0
+        for index in 0..<32 {
+            if index == 8 || index == 12 || index == 16 || index == 20 {
+                buffer[position] = UInt8(ascii: "-")
+                position += 1
             }
-            let word = byte < 8 ? high : low
-            let value = word >> UInt64(56 - 8 * (byte & 7))
-            buffer[index] = digit((value >> 4) & 0xF)
-            buffer[index + 1] = digit(value & 0xF)
-            index += 2
+            let word = index < 16 ? high : low
+            buffer[position] = digits[Int(truncatingIfNeeded: (word >> UInt64(60 - 4 * (index & 15))) & 0xF)]
+            position += 1
         }
     }
 }

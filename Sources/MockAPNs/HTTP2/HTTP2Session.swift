@@ -13,7 +13,7 @@ final class HTTP2Session {
     }
 
     /// A request stream being collected, and later the body of its answer. A class, so that each header and
-    /// data chunk updates it in place with one dictionary lookup.
+    /// data chunk updates it in place; one object per slot, reused from stream to stream.
     ///
     /// Its properties, like the session's own, skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`):
     /// both are touched only on the connection's event loop and never re-entrantly (callbacks only collect), and
@@ -40,6 +40,25 @@ final class HTTP2Session {
         @exclusivity(unchecked) var bodyTruncated = false
         @exclusivity(unchecked) var responseBody: [UInt8] = []
         @exclusivity(unchecked) var responseOffset = 0
+
+        /// Back to a new stream's state, when its slot is freed (what it held is released now, not at reuse).
+        func reset() {
+            method = ""
+            path = ""
+            authority = nil
+            host = nil
+            scheme = nil
+            headers = []
+            headerCount = 0
+            matchesPrevious = true
+            headerBytes = 0
+            body = []
+            bodyCount = 0
+            bodyMatchesPrevious = true
+            bodyTruncated = false
+            responseBody = []
+            responseOffset = 0
+        }
     }
 
     /// The most body bytes kept per request; more is counted as too large (the APNs limit is 5120).
@@ -48,7 +67,11 @@ final class HTTP2Session {
     static let maxHeaderBytes = 16_384
 
     private var session: OpaquePointer?
-    @exclusivity(unchecked) private var streams: [Int32: Stream] = [:]
+    /// The request streams' objects, by slot. nghttp2 keeps each open stream's slot (plus one) as the stream's user
+    /// data, so finding a stream is nghttp2's own lookup, not a second hash table; closed streams' slots are reused.
+    @exclusivity(unchecked) private var slots: [Stream] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    private(set) var openStreamCount = 0
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     private(set) var announcedMaxConcurrentStreams: UInt32
@@ -149,13 +172,13 @@ final class HTTP2Session {
     /// Whether the stream is still open (it can be answered).
     func isStreamOpen(_ streamID: Int32) -> Bool {
         guard let session else { return false }
-        return nghttp2_session_find_stream(session, streamID) != nil && streams[streamID] != nil
+        return nghttp2_session_find_stream(session, streamID) != nil && stream(streamID) != nil
     }
 
     /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
     @discardableResult
     func submitResponse(streamID: Int32, response: APNsResponse) -> Bool {
-        guard let session, let stream = streams[streamID], nghttp2_session_find_stream(session, streamID) != nil else {
+        guard let session, let stream = stream(streamID) else {
             return false
         }
         stream.responseBody = response.body.map { Array($0.utf8) } ?? []
@@ -240,30 +263,30 @@ final class HTTP2Session {
         }
     }
 
-    /// The number of streams opened and not yet closed.
-    var openStreamCount: Int { streams.count }
+    /// The request stream `streamID`, while it is open.
+    private func stream(_ streamID: Int32) -> Stream? {
+        guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
+        return slots[Int(bitPattern: slot) - 1]
+    }
 
     // MARK: - Callback bodies (called by the trampolines below; they only collect)
 
     fileprivate func beginHeaders(streamID: Int32, category: nghttp2_headers_category) {
-        guard category == NGHTTP2_HCAT_REQUEST else { return }
-        let stream = Stream()
-        streams[streamID] = stream
-        lastHeaderStream = (streamID, stream)
+        guard category == NGHTTP2_HCAT_REQUEST, let session else { return }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slots.append(Stream())
+            slot = slots.count - 1
+        }
+        nghttp2_session_set_stream_user_data(session, streamID, UnsafeMutableRawPointer(bitPattern: slot + 1))
+        openStreamCount += 1
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        // A header for a stream we do not track (trailers, a reset stream) is ignored. A header block arrives in
-        // one piece, so the stream of the previous header is nearly always the one.
-        let stream: Stream
-        if let last = lastHeaderStream, last.id == streamID {
-            stream = last.stream
-        } else if let found = streams[streamID] {
-            stream = found
-            lastHeaderStream = (streamID, found)
-        } else {
-            return true
-        }
+        // A header for a stream we do not track (trailers, a reset stream) is ignored.
+        guard let stream = stream(streamID) else { return true }
         stream.headerBytes += name.count + value.count + 32
         guard stream.headerBytes <= Self.maxHeaderBytes else { return false }
         if name.first == UInt8(ascii: ":") {
@@ -282,7 +305,6 @@ final class HTTP2Session {
         // so are their bytes in the journal, where evicting a record then frees less.
         let position = stream.headerCount
         stream.headerCount += 1
-        let previousHeaders = previous.headers
         if stream.matchesPrevious, position < previousHeaders.count, previousHeaders[position].name.utf8Equals(name),
             previousHeaders[position].value.utf8Equals(value)
         {
@@ -300,14 +322,16 @@ final class HTTP2Session {
         return true
     }
 
-    /// The stream the last header went to (cleared when a stream closes).
-    @exclusivity(unchecked) private var lastHeaderStream: (id: Int32, stream: Stream)?
 
     /// The previous request's content: its strings, header array and body are shared with the next request where
     /// the bytes are the same, and the whole of it when the whole request is.
     @exclusivity(unchecked) private var previous = APNsRequest.Content(
         method: "", path: "", authority: nil, scheme: nil, headers: [], body: [], bodyTruncated: false,
-        deviceToken: nil, fields: APNsHeaderFields([]))
+        deviceToken: nil, fields: APNsHeaderFields([])) {
+        didSet { previousHeaders = previous.headers }
+    }
+    /// `previous.headers`, read by every header callback without going through the content object.
+    @exclusivity(unchecked) private var previousHeaders: [APNsHeader] = []
 
     /// `previous` when it holds exactly `bytes`, else a new String of them.
     private static func reuse(_ previous: String, ifEqualTo bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -315,7 +339,7 @@ final class HTTP2Session {
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID] else { return }
+        guard let stream = stream(streamID) else { return }
         let room = Self.maxBodyBytes - stream.bodyCount
         let kept = bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes.prefix(room))
         if bytes.count > room { stream.bodyTruncated = true }
@@ -340,7 +364,7 @@ final class HTTP2Session {
     }
 
     fileprivate func requestComplete(streamID: Int32) {
-        guard let stream = streams[streamID] else { return }
+        guard let stream = stream(streamID) else { return }
         let previous = previous
         let headers = Self.collected(
             own: stream.headers, matchesPrevious: stream.matchesPrevious, count: stream.headerCount,
@@ -380,12 +404,15 @@ final class HTTP2Session {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        streams[streamID] = nil
-        if lastHeaderStream?.id == streamID { lastHeaderStream = nil }
+        guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return }
+        let index = Int(bitPattern: slot) - 1
+        slots[index].reset()
+        freeSlots.append(index)
+        openStreamCount -= 1
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard let stream = streams[streamID] else { return (0, true) }
+        guard let stream = stream(streamID) else { return (0, true) }
         let remaining = stream.responseBody.count - stream.responseOffset
         let count = min(remaining, length)
         stream.responseBody.withUnsafeBufferPointer { body in

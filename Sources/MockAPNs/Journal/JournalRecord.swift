@@ -35,6 +35,7 @@ public struct JournalRecord: Sendable {
 
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
+    /// When the request was complete and read (requests completed by one read of the connection share the time).
     public var receivedAt: Date
     /// When the answer was handed to HTTP/2; `nil` when a scripted fault sent none.
     public var answeredAt: Date?

@@ -229,13 +229,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         // dozen references) for every request.
         let validator = validator
         let info = info
+        // The requests of one read arrived together: one clock reading is their arrival time.
+        let receivedAt = engine.clock.now()
         // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
         // which takes it apart into its journal record.
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
             let action = engine.decide(
-                request, validator: validator, connection: info, auth: &auth, memo: &memo, ids: &ids,
+                request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: &memo, ids: &ids,
                 verdict: &lastVerdict)
             switch action {
             case .answer(let response, let record, let delay):

@@ -37,16 +37,15 @@ public final class MockAPNsEngine: Sendable {
 
     var generation: UInt64 { worldGeneration.withLockedValue { $0 } }
 
-    /// Decides one request: a scripted rule if one applies, else the APNs rules.
+    /// Decides one request, received at `receivedAt`: a scripted rule if one applies, else the APNs rules.
     ///
     /// The request is taken, not lent: its shared content moves into the journal record, built last.
     /// `verdict` is the connection's previous record's verdict, shared by this record when it says the same.
     func decide(
-        _ request: consuming APNsRequest, validator: APNsValidator, connection: ConnectionInfo,
+        _ request: consuming APNsRequest, receivedAt: Date, validator: APNsValidator, connection: ConnectionInfo,
         auth: inout ProviderAuthState, memo: inout ValidationMemo, ids: inout APNsIDGenerator,
         verdict: inout JournalRecord.Verdict?
     ) -> Action {
-        let receivedAt = clock.now()
         let apnsID: APNsResponse.ID = request.fields.apnsID.map { .text($0) } ?? .generated(ids.uuid(), uppercase: true)
         var outcome = Outcome()
         outcome.verdict.topic = request.fields.topic

@@ -148,4 +148,28 @@ struct HTTP2SessionTests {
         try #require(requests.count == 2)
         #expect(requests.map(\.authority) == ["api.sandbox.push.apple.com", "api.sandbox.push.apple.com"])
     }
+
+    @Test("a stream reset mid-request frees its slot; the next stream in it starts empty")
+    func slotReuse() throws {
+        let session = try HTTP2Session(settings: HTTP2Settings())
+        var frames = HTTP2ClientFrames()
+        let first = frames.partialRequest(
+            path: "/3/device/\(Self.token)", headers: Self.base + [("apns-priority", "5")], bodyPrefix: #"{"half":"#)
+        frames.reset(first)
+        let other = String(repeating: "cd", count: 32)
+        frames.request(path: "/3/device/\(other)", headers: [("apns-topic", "com.example.other")], body: "{}")
+        var buffer = ByteBuffer()
+        buffer.writeBytes(frames.bytes)
+        try session.receive(buffer)
+        let requests = session.completedRequests
+        try #require(requests.count == 1)
+        #expect(requests[0].streamID == 3)
+        #expect(requests[0].deviceToken == other)
+        #expect(Self.names(requests[0]) == ["apns-topic"])
+        #expect(requests[0].body == Array("{}".utf8))
+        #expect(session.openStreamCount == 1, "stream 1 closed by the reset, stream 3 awaits its answer")
+        #expect(session.isStreamOpen(3) && !session.isStreamOpen(1))
+        #expect(session.submitResponse(streamID: 3, response: .success(apnsID: "A", uniqueID: nil)))
+        #expect(!session.submitResponse(streamID: 1, response: .success(apnsID: "B", uniqueID: nil)))
+    }
 }
