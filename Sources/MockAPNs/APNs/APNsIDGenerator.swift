@@ -60,17 +60,34 @@ struct GeneratedUUID: Sendable, Hashable {
     }
 
     private func write(uppercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        let digits = (uppercase ? "0123456789ABCDEF" : "0123456789abcdef" as StaticString).utf8Start
-        // 32 digits, with a dash before digits 8, 12, 16 and 20: 8-4-4-4-12.
-        var position = 0
-        for index in 0..<32 {
-            if index == 8 || index == 12 || index == 16 || index == 20 {
-                buffer[position] = UInt8(ascii: "-")
-                position += 1
-            }
-            let word = index < 16 ? high : low
-            buffer[position] = digits[Int(truncatingIfNeeded: (word >> UInt64(60 - 4 * (index & 15))) & 0xF)]
-            position += 1
-        }
+        // 8-4-4-4-12: four groups of 8 digits, the middle two split by a dash. Unaligned 8- and 4-byte stores.
+        let letters: UInt64 = uppercase ? 7 : 39  // from '0' + 10 to 'A' or to 'a'
+        let a = Self.hexDigits(UInt32(truncatingIfNeeded: high >> 32), letters)
+        let b = Self.hexDigits(UInt32(truncatingIfNeeded: high), letters)
+        let c = Self.hexDigits(UInt32(truncatingIfNeeded: low >> 32), letters)
+        let d = Self.hexDigits(UInt32(truncatingIfNeeded: low), letters)
+        let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+        out.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 8, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: b), toByteOffset: 9, as: UInt32.self)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 13, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: b >> 32), toByteOffset: 14, as: UInt32.self)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 18, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: c), toByteOffset: 19, as: UInt32.self)
+        out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 23, as: UInt8.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: c >> 32), toByteOffset: 24, as: UInt32.self)
+        out.storeBytes(of: d, toByteOffset: 28, as: UInt64.self)
+    }
+
+    /// The 8 hex digits of `value`, most significant first, as the bytes of a UInt64 in memory order (the 8 nibbles
+    /// are spread one per byte, then each byte gets '0', plus `letters` where it is 10 or more).
+    private static func hexDigits(_ value: UInt32, _ letters: UInt64) -> UInt64 {
+        var x = UInt64(value)
+        x = ((x & 0xFFFF_0000) << 16) | (x & 0xFFFF)
+        x = ((x & 0x0000_FF00_0000_FF00) << 8) | (x & 0x0000_00FF_0000_00FF)
+        x = ((x & 0x00F0_00F0_00F0_00F0) << 4) | (x & 0x000F_000F_000F_000F)
+        let isLetter = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        x = x &+ 0x3030_3030_3030_3030 &+ isLetter &* letters
+        return UInt64(bigEndian: x)  // the most significant nibble's byte first in memory
     }
 }

@@ -63,7 +63,7 @@ public final class MockAPNsControlAPI: Sendable {
     ) async throws -> MockAPNsControlAPI {
         let longRequests = ControlShutdown()
         let requestMetrics = RequestMetrics(clock: server.engine.clock)
-        let observer = server.journal.addObserver { record in requestMetrics.observe(record) }
+        let observer = server.journal.addCounter { record in requestMetrics.observe(record) }
         let router = Router()
         router.add(middleware: ControlErrorMiddleware(token: token))
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)

@@ -265,9 +265,15 @@ final class HTTP2Session {
 
     /// The request stream `streamID`, while it is open.
     private func stream(_ streamID: Int32) -> Stream? {
+        // A request's headers, body and completion arrive one after another: the last stream found is kept.
+        if streamID == lastStream.id { return slots[lastStream.slot] }
         guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
-        return slots[Int(bitPattern: slot) - 1]
+        lastStream = (streamID, Int(bitPattern: slot) - 1)
+        return slots[lastStream.slot]
     }
+
+    /// The last stream found (stream 0, the connection, is never a request's).
+    @exclusivity(unchecked) private var lastStream: (id: Int32, slot: Int) = (0, 0)
 
     // MARK: - Callback bodies (called by the trampolines below; they only collect)
 
@@ -406,6 +412,7 @@ final class HTTP2Session {
     fileprivate func streamClosed(streamID: Int32) {
         guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return }
         let index = Int(bitPattern: slot) - 1
+        if lastStream.id == streamID { lastStream = (0, 0) }
         slots[index].reset()
         freeSlots.append(index)
         openStreamCount -= 1

@@ -7,7 +7,8 @@ import NIOConcurrencyHelpers
 /// its request here. Thread-safe: every event loop appends.
 public final class Journal: Sendable {
     private struct State {
-        var records: [JournalRecord?]
+        /// A ring once full: `start` is the oldest.
+        var records: [JournalRecord]
         var start = 0
         var count = 0
         var nextSequence: UInt64 = 1
@@ -15,6 +16,8 @@ public final class Journal: Sendable {
         var total: UInt64 = 0
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
         var observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)] = []
+        /// Called under the lock with the record itself, before it is stored.
+        var counters: [(id: UInt64, count: @Sendable (borrowing JournalRecord) -> Void)] = []
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
     }
@@ -33,30 +36,37 @@ public final class Journal: Sendable {
     }
 
     /// Assigns the next sequence number to `record`, keeps it, writes it to the file, and tells observers.
+    /// Returns the sequence number.
     ///
-    /// The record is taken, not copied on the way in (a record holds a dozen references, each retained per copy):
-    /// the ring stores it, and the file and the observers read it.
+    /// The record is taken, not copied: once the ring is full it is swapped into the oldest record's place, and
+    /// the dropped record is released after the lock. Observers get a copy, after the lock.
     @discardableResult
-    public func append(_ record: consuming JournalRecord) -> JournalRecord {
+    public func append(_ record: consuming JournalRecord) -> UInt64 {
         var record = record
-        let observers = state.withLockedValue { state in
-            record.sequence = state.nextSequence
+        var observed: (observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)], record: JournalRecord)?
+        let sequence = state.withLockedValue { state in
+            let sequence = state.nextSequence
+            record.sequence = sequence
             state.nextSequence += 1
             state.total += 1
+            // Queued under the lock, so the file's lines keep sequence order across event loops.
+            file?.write(record)
+            for entry in state.counters { entry.count(record) }
+            if !state.observers.isEmpty { observed = (state.observers, record) }
             if state.records.count < capacity {
                 state.records.append(record)
                 state.count += 1
             } else {
-                state.records[state.start] = record
+                swap(&state.records[state.start], &record)  // `record` is now the dropped one
                 state.start = (state.start + 1) % capacity
                 state.dropped += 1
             }
-            // Queued under the lock, so the file's lines keep sequence order across event loops.
-            file?.write(record)
-            return state.observers
+            return sequence
         }
-        for entry in observers { entry.observer(record) }
-        return record
+        if let observed {
+            for entry in observed.observers { entry.observer(observed.record) }
+        }
+        return sequence
     }
 
     /// The records kept, oldest first.
@@ -65,7 +75,7 @@ public final class Journal: Sendable {
             var out: [JournalRecord] = []
             out.reserveCapacity(state.count)
             for i in 0..<state.records.count {
-                if let record = state.records[(state.start + i) % state.records.count] { out.append(record) }
+                out.append(state.records[(state.start + i) % state.records.count])
             }
             return out
         }
@@ -102,15 +112,13 @@ public final class Journal: Sendable {
         state.withLockedValue { state in
             let count = state.records.count
             var newer = 0
-            while newer < count, let record = state.records[(state.start + count - 1 - newer) % count],
-                record.sequence > sequence
-            {
+            while newer < count, state.records[(state.start + count - 1 - newer) % count].sequence > sequence {
                 newer += 1
             }
             var out: [JournalRecord] = []
             out.reserveCapacity(newer)
             for i in (count - newer)..<count {
-                if let record = state.records[(state.start + i) % count] { out.append(record) }
+                out.append(state.records[(state.start + i) % count])
             }
             return out
         }
@@ -125,9 +133,23 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Stops calling the observer `id`.
+    /// Calls `count` for every record appended from now on, under the journal's lock and before the record is
+    /// stored, so that it needs no copy: for quick bookkeeping that does not touch the journal (the metrics).
+    /// Removed with `removeObserver`.
+    func addCounter(_ count: @escaping @Sendable (borrowing JournalRecord) -> Void) -> UInt64 {
+        state.withLockedValue { state in
+            state.nextObserverID += 1
+            state.counters.append((state.nextObserverID, count))
+            return state.nextObserverID
+        }
+    }
+
+    /// Stops calling the observer (or counter) `id`.
     public func removeObserver(_ id: UInt64) {
-        state.withLockedValue { $0.observers.removeAll { $0.id == id } }
+        state.withLockedValue { state in
+            state.observers.removeAll { $0.id == id }
+            state.counters.removeAll { $0.id == id }
+        }
     }
 
     /// Writes buffered file lines out.

@@ -40,7 +40,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// dozen collections and strings to retain and release on every copy).
     @exclusivity(unchecked) private var validator: APNsValidator
     /// What the validator worked out from this connection's repeated values; made anew with the validator.
-    @exclusivity(unchecked) private var memo = ValidationMemo()
+    private var memo = ValidationMemo()
     private var world: World { validator.world }
     private var inErrorStanding = false
     private var draining = false
@@ -229,6 +229,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         // dozen references) for every request.
         let validator = validator
         let info = info
+        let memo = memo
         // The requests of one read arrived together: one clock reading is their arrival time.
         let receivedAt = engine.clock.now()
         // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
@@ -237,7 +238,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         while let request = requests.popLast() {
             let streamID = request.streamID
             let action = engine.decide(
-                request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: &memo, ids: &ids,
+                request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo, ids: &ids,
                 verdict: &lastVerdict)
             switch action {
             case .answer(let response, let record, let delay):

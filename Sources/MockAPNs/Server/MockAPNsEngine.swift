@@ -43,7 +43,7 @@ public final class MockAPNsEngine: Sendable {
     /// `verdict` is the connection's previous record's verdict, shared by this record when it says the same.
     func decide(
         _ request: consuming APNsRequest, receivedAt: Date, validator: APNsValidator, connection: ConnectionInfo,
-        auth: inout ProviderAuthState, memo: inout ValidationMemo, ids: inout APNsIDGenerator,
+        auth: inout ProviderAuthState, memo: ValidationMemo, ids: inout APNsIDGenerator,
         verdict: inout JournalRecord.Verdict?
     ) -> Action {
         let apnsID: APNsResponse.ID = request.fields.apnsID.map { .text($0) } ?? .generated(ids.uuid(), uppercase: true)
@@ -83,7 +83,7 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
-        var decision = validator.validate(request, connection: connection, auth: &auth, memo: &memo, now: receivedAt)
+        var decision = validator.validate(request, connection: connection, auth: &auth, memo: memo, now: receivedAt)
         // Moved, not copied: the decision is not used after this.
         swap(&outcome.verdict.rule, &decision.rule)
         swap(&outcome.verdict.explanation, &decision.explanation)

@@ -17,18 +17,15 @@ public struct APNsValidator: Sendable {
     public func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
     ) -> Decision {
-        var memo = ValidationMemo()
-        return validate(request, connection: connection, auth: &auth, memo: &memo, now: now)
+        validate(request, connection: connection, auth: &auth, memo: ValidationMemo(), now: now)
     }
 
     /// Decides one request, reusing what `memo` (the connection's, made with this validator) already worked out.
     func validate(
-        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState,
-        memo: inout ValidationMemo, now: Date
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
+        now: Date
     ) -> Decision {
-        var context = Context(clientCertificate: connection.clientCertificate, now: now)
-        swap(&context.memo, &memo)
-        defer { swap(&context.memo, &memo) }
+        var context = Context(clientCertificate: connection.clientCertificate, now: now, memo: memo)
         do throws(Rejection) {
             try checkConnection(request, &context)
             try checkMethodAndPath(request, &context)
@@ -63,11 +60,12 @@ public struct APNsValidator: Sendable {
         var auth: AuthSummary?
         var signingKey: SigningKey?
         var notes: [String] = []
-        var memo = ValidationMemo()
+        let memo: ValidationMemo
 
-        init(clientCertificate: APNsClientCertificate?, now: Date) {
+        init(clientCertificate: APNsClientCertificate?, now: Date, memo: ValidationMemo) {
             self.clientCertificate = clientCertificate
             self.now = now
+            self.memo = memo
         }
     }
 

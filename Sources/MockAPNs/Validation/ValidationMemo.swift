@@ -5,7 +5,9 @@
 /// new memo with a new validator), so a hit answers exactly as the check would. Strings are compared in full
 /// (equal storage makes that one comparison); a payload is the same when it is the same array storage, which the
 /// HTTP/2 session shares between requests whose bodies are equal, and which the memo keeps alive.
-struct ValidationMemo {
+///
+/// A class: the validator's check context holds it by reference, instead of moving a value in and out per request.
+final class ValidationMemo {
     /// The push type named by an `apns-push-type` value.
     private var named: (value: String, type: APNsPushType?)?
     /// The push type whose suffix a topic carries.
@@ -15,21 +17,21 @@ struct ValidationMemo {
 
     init() {}
 
-    mutating func pushType(named value: String) -> APNsPushType? {
+    func pushType(named value: String) -> APNsPushType? {
         if let named, named.value == value { return named.type }
         let type = APNsPushType.named(value)
         named = (value, type)
         return type
     }
 
-    mutating func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
+    func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
         if let suffixed, suffixed.topic == topic { return suffixed.type }
         let type = APNsPushType.typeWithSuffix(ofTopic: topic)
         suffixed = (topic, type)
         return type
     }
 
-    mutating func payloadProblem(_ body: [UInt8]) -> String? {
+    func payloadProblem(_ body: [UInt8]) -> String? {
         if let payload, Self.sameStorage(payload.body, body) { return payload.problem }
         let problem = PayloadCheck.problem(body)
         payload = (body, problem)

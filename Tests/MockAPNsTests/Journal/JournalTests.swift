@@ -24,7 +24,7 @@ struct JournalTests {
         #expect(journal.totalCount == 5)
         journal.clear()
         #expect(journal.count == 0)
-        #expect(journal.append(Self.record("6")).sequence == 6)
+        #expect(journal.append(Self.record("6")) == 6)
     }
 
     @Test("a record is a value: changing a copy's request or verdict parts leaves the original as it was")

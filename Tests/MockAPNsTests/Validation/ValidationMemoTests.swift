@@ -21,10 +21,10 @@ struct ValidationMemoTests {
     func decideOnOneConnection(_ requests: [APNsRequest]) -> [(memoized: Decision, fresh: Decision)] {
         let validator = APNsValidator(world: fixture.world)
         var auth = ProviderAuthState()
-        var memo = ValidationMemo()
+        let memo = ValidationMemo()
         return requests.map { request in
             let memoized = validator.validate(
-                request, connection: ValidatorFixture.tokenConnection, auth: &auth, memo: &memo, now: fixture.now)
+                request, connection: ValidatorFixture.tokenConnection, auth: &auth, memo: memo, now: fixture.now)
             return (memoized, fixture.validate(request))
         }
     }
