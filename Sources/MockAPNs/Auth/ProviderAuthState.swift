@@ -16,12 +16,22 @@ public struct ProviderAuthState: Sendable {
 
     /// The outcome of the last full check of the current token, replayed for the same `authorization` value
     /// (only the time-dependent checks run again). Forgotten when the world changes.
-    struct Accepted: Sendable {
-        var header: String
-        var issuedAt: Int64
-        var summary: AuthSummary?
-        var key: SigningKey?
-        var notes: [String]
+    ///
+    /// A class: every push on the connection reads it, and a reference is one retain where the fields were a dozen.
+    final class Accepted: Sendable {
+        let header: String
+        let issuedAt: Int64
+        let summary: AuthSummary?
+        let key: SigningKey?
+        let notes: [String]
+
+        init(header: String, issuedAt: Int64, summary: AuthSummary?, key: SigningKey?, notes: [String]) {
+            self.header = header
+            self.issuedAt = issuedAt
+            self.summary = summary
+            self.key = key
+            self.notes = notes
+        }
     }
     var accepted: Accepted?
 

@@ -432,17 +432,22 @@ final class HTTP2Session {
 
 // MARK: - C trampolines: guard the pointers, recover the session, call a Swift method, map failure.
 
-private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
-    guard let userData else { return nil }
-    return Unmanaged<HTTP2Session>.fromOpaque(userData).takeUnretainedValue()
+/// Calls `body` with the session whose unretained pointer nghttp2 holds as user data. The session outlives every
+/// callback (it owns the nghttp2 session), so it is lent without a retain and release per callback.
+private func withOwner<Result>(
+    _ userData: UnsafeMutableRawPointer?, orElse fallback: Result, _ body: (HTTP2Session) -> Result
+) -> Result {
+    guard let userData else { return fallback }
+    return Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
 }
 
 private func onBeginHeaders(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let frame, let owner = owner(userData) else { return 0 }
-    guard frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    owner.beginHeaders(streamID: frame.pointee.hd.stream_id, category: frame.pointee.headers.cat)
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    withOwner(userData, orElse: ()) {
+        $0.beginHeaders(streamID: frame.pointee.hd.stream_id, category: frame.pointee.headers.cat)
+    }
     return 0
 }
 
@@ -451,31 +456,35 @@ private func onHeader(
     _ nameLength: Int, _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let frame, let owner = owner(userData) else { return 0 }
+    guard let frame else { return 0 }
     let nameBuffer = UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength)
     let valueBuffer = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
     // Too many header bytes: nghttp2 resets the stream (INTERNAL_ERROR).
-    return owner.header(streamID: frame.pointee.hd.stream_id, name: nameBuffer, value: valueBuffer)
-        ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
+    let kept = withOwner(userData, orElse: true) {
+        $0.header(streamID: frame.pointee.hd.stream_id, name: nameBuffer, value: valueBuffer)
+    }
+    return kept ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
 }
 
 private func onDataChunk(
     _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let data, let owner = owner(userData) else { return 0 }
-    owner.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    guard let data else { return 0 }
+    withOwner(userData, orElse: ()) {
+        $0.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    }
     return 0
 }
 
 private func onFrameReceived(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let frame, let owner = owner(userData) else { return 0 }
+    guard let frame else { return 0 }
     let type = frame.pointee.hd.type
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
-        owner.requestComplete(streamID: frame.pointee.hd.stream_id)
+        withOwner(userData, orElse: ()) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
     }
     return 0
 }
@@ -483,7 +492,7 @@ private func onFrameReceived(
 private func onStreamClose(
     _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    owner(userData)?.streamClosed(streamID: streamID)
+    withOwner(userData, orElse: ()) { $0.streamClosed(streamID: streamID) }
     return 0
 }
 
@@ -492,10 +501,11 @@ private func readResponseBody(
     _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int {
-    guard let buffer, let flags, let owner = owner(userData) else {
+    guard let buffer, let flags else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+    guard let (count, done) = withOwner(userData, orElse: nil, { $0.readBody(streamID: streamID, into: buffer, length: length) })
+    else {
         return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
     }
-    let (count, done) = owner.readBody(streamID: streamID, into: buffer, length: length)
     if done { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
     return count
 }

@@ -240,14 +240,14 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo, ids: &ids,
                 verdict: &lastVerdict)
-            switch action {
+            switch consume action {
             case .answer(let response, let record, let delay):
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.answer(streamID, response, record: record, context: context)
                     }
                 } else {
-                    answer(streamID, response, record: record, context: context)
+                    answer(streamID, response, record: consume record, context: context)
                 }
             case .fault(let fault, let record, let response, let delay):
                 if let delay {
@@ -287,7 +287,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func answer(
         _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
     ) {
-        var record = record
         guard mode == .http2, let session, session.isStreamOpen(streamID) else {
             // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
             record.response = nil

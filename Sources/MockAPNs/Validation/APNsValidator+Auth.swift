@@ -19,7 +19,7 @@ extension APNsValidator {
         if let accepted = auth.accepted, accepted.header == header {
             context.auth = accepted.summary
             context.signingKey = accepted.key
-            context.notes.append(contentsOf: accepted.notes)
+            if !accepted.notes.isEmpty { context.notes.append(contentsOf: accepted.notes) }
             try checkProviderTokenTime(issuedAt: accepted.issuedAt, now: context.now)
             return
         }

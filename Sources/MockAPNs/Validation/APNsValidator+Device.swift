@@ -9,19 +9,11 @@ extension APNsValidator {
                 .badDeviceToken, rule: "device-token.format",
                 "the device token has \(utf8.count) characters; tokens are an even number of hex digits")
         }
-        // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of this check.
-        let (isHex, sawUppercase) = token.withUTF8Bytes { bytes in
-            var uppercase = false
-            for byte in bytes {
-                guard APNsValidator.isHexDigit(byte) else { return (false, uppercase) }
-                if byte >= 0x41 && byte <= 0x46 { uppercase = true }
-            }
-            return (true, uppercase)
-        }
-        guard isHex else {
+        let digits = context.memo.digits(ofToken: token)
+        guard digits.isHex else {
             throw Rejection(.badDeviceToken, rule: "device-token.format", "the device token is not hexadecimal")
         }
-        if sawUppercase {
+        if digits.hasUppercase {
             guard world.fidelity.acceptUppercaseDeviceTokens else {
                 throw Rejection(.badDeviceToken, rule: "device-token.case", "the device token has upper-case hex digits")
             }

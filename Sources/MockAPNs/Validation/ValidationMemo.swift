@@ -14,6 +14,14 @@ final class ValidationMemo {
     private var suffixed: (topic: String, type: APNsPushType?)?
     /// What is wrong with a payload, if anything.
     private var payload: (body: [UInt8], problem: String?)?
+    /// What a device token is made of.
+    private var token: (token: String, digits: TokenDigits)?
+
+    /// A device token's characters: all hex digits, and whether some are upper case.
+    struct TokenDigits {
+        var isHex: Bool
+        var hasUppercase: Bool
+    }
 
     init() {}
 
@@ -36,6 +44,24 @@ final class ValidationMemo {
         let problem = PayloadCheck.problem(body)
         payload = (body, problem)
         return problem
+    }
+
+    func digits(ofToken value: String) -> TokenDigits {
+        if let token, token.token == value { return token.digits }
+        // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of the check.
+        let digits = value.withUTF8Bytes { bytes in
+            var digits = TokenDigits(isHex: true, hasUppercase: false)
+            for byte in bytes {
+                guard APNsValidator.isHexDigit(byte) else {
+                    digits.isHex = false
+                    break
+                }
+                if byte >= 0x41 && byte <= 0x46 { digits.hasUppercase = true }
+            }
+            return digits
+        }
+        token = (value, digits)
+        return digits
     }
 
     private static func sameStorage(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -18,7 +18,10 @@ struct ValidationMemoTests {
     }
 
     /// Decides `requests` in order on one connection (one auth state, one memo), and each again on a fresh one.
-    func decideOnOneConnection(_ requests: [APNsRequest]) -> [(memoized: Decision, fresh: Decision)] {
+    func decideOnOneConnection(_ requests: [APNsRequest], in fixture: ValidatorFixture? = nil)
+        -> [(memoized: Decision, fresh: Decision)]
+    {
+        let fixture = fixture ?? self.fixture
         let validator = APNsValidator(world: fixture.world)
         var auth = ProviderAuthState()
         let memo = ValidationMemo()
@@ -65,6 +68,23 @@ struct ValidationMemoTests {
         }
         #expect(decisions.map(\.memoized.rule) == [
             "accepted", "apns-topic.suffix", "accepted", "apns-push-type", "accepted", "accepted",
+        ])
+    }
+
+    @Test("device tokens: hex, upper case, not hex, and back are each judged as they are", arguments: [true, false])
+    func deviceTokens(acceptUppercase: Bool) {
+        let strict = ValidatorFixture { $0.fidelity.acceptUppercaseDeviceTokens = acceptUppercase }
+        let lower = String(repeating: "ab", count: 32)
+        let tokens = [lower, lower, lower.uppercased(), lower.uppercased(), "zz" + lower.dropFirst(2), lower]
+        let requests = tokens.map { fixture.request(token: token, device: String($0)) }
+        let decisions = decideOnOneConnection(requests, in: strict)
+        for (index, pair) in decisions.enumerated() {
+            #expect(pair.memoized.outcome == pair.fresh.outcome, "request \(index)")
+            #expect(pair.memoized.rule == pair.fresh.rule, "request \(index)")
+        }
+        #expect(decisions.map(\.memoized.rule) == [
+            "accepted", "accepted", acceptUppercase ? "accepted" : "device-token.case",
+            acceptUppercase ? "accepted" : "device-token.case", "device-token.format", "accepted",
         ])
     }
 }
