@@ -43,30 +43,26 @@ struct GeneratedUUID: Sendable, Hashable {
     var high: UInt64
     var low: UInt64
 
-    /// The canonical 8-4-4-4-12 form, 36 bytes, through `body`.
-    func withText<Result>(uppercase: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
-            write(uppercase: uppercase, into: buffer)
-            return body(UnsafeBufferPointer(buffer))
-        }
-    }
+    /// The length of the canonical 8-4-4-4-12 form.
+    static let textLength = 36
 
     /// The canonical 8-4-4-4-12 form.
     func text(uppercase: Bool) -> String {
-        String(unsafeUninitializedCapacity: 36) { buffer in
-            write(uppercase: uppercase, into: buffer)
-            return 36
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            write(uppercase: uppercase, into: buffer.baseAddress!)
+            return Self.textLength
         }
     }
 
-    private func write(uppercase: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    /// Writes the canonical form's 36 bytes at `buffer`.
+    func write(uppercase: Bool, into buffer: UnsafeMutablePointer<UInt8>) {
         // 8-4-4-4-12: four groups of 8 digits, the middle two split by a dash. Unaligned 8- and 4-byte stores.
         let letters: UInt64 = uppercase ? 7 : 39  // from '0' + 10 to 'A' or to 'a'
         let a = Self.hexDigits(UInt32(truncatingIfNeeded: high >> 32), letters)
         let b = Self.hexDigits(UInt32(truncatingIfNeeded: high), letters)
         let c = Self.hexDigits(UInt32(truncatingIfNeeded: low >> 32), letters)
         let d = Self.hexDigits(UInt32(truncatingIfNeeded: low), letters)
-        let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+        let out = UnsafeMutableRawPointer(buffer)
         out.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
         out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 8, as: UInt8.self)
         out.storeBytes(of: UInt32(truncatingIfNeeded: b), toByteOffset: 9, as: UInt32.self)

@@ -11,14 +11,6 @@ public struct APNsResponse: Sendable, Hashable {
             case .text(let text): text
             }
         }
-
-        /// The id's bytes, without making a String of a generated one.
-        func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-            switch self {
-            case .generated(let uuid, let uppercase): uuid.withText(uppercase: uppercase, body)
-            case .text(let text): text.withUTF8Bytes(body)
-            }
-        }
     }
 
     /// `:status`.

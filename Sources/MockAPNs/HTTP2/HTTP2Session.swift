@@ -130,6 +130,7 @@ final class HTTP2Session {
 
     deinit {
         nghttp2_session_del(session)
+        values.deallocate()
     }
 
     /// Feeds plaintext bytes from the peer. Completed requests land in `completedRequests`.
@@ -183,57 +184,91 @@ final class HTTP2Session {
         }
         stream.responseBody = response.body.map { Array($0.utf8) } ?? []
         stream.responseOffset = 0
-
-        // Name and value bytes go into one reused buffer; nghttp2 copies them during submit, so the pointers need
-        // live only for the call.
-        headerBytes.removeAll(keepingCapacity: true)
-        headerRanges.removeAll(keepingCapacity: true)
-        appendField(":status", response.status == 200 ? "200" : String(response.status))
-        // The ids differ in every answer: indexing them in HPACK's dynamic table would only evict useful entries.
-        appendField("apns-id", response.id, indexed: false)
-        if let uniqueID = response.uniqueID { appendField("apns-unique-id", uniqueID, indexed: false) }
-        if !stream.responseBody.isEmpty { appendField("content-type", "application/json") }
         let hasBody = !stream.responseBody.isEmpty
-        return headerBytes.withUnsafeMutableBufferPointer { bytes -> Bool in
-            let base = bytes.baseAddress!
-            nva.removeAll(keepingCapacity: true)
-            for range in headerRanges {
-                nva.append(
-                    nghttp2_nv(
-                        name: base + range.nameStart, value: base + range.valueStart, namelen: range.nameLength,
-                        valuelen: range.valueLength,
-                        flags: UInt8(range.indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue)))
+
+        // Values are written into one reused buffer first, and pointed at only once all are written (the buffer
+        // may move while it grows); names are static text. nghttp2 copies both during the submit.
+        values.count = 0
+        let status = response.status == 200 ? nil : values.append(String(response.status))
+        let apnsID = values.append(response.id)
+        let uniqueID = response.uniqueID.map { values.append($0) }
+        return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 4) { nva -> Bool in
+            var count = 0
+            func add(_ name: StaticString, _ value: UnsafePointer<UInt8>, _ length: Int, indexed: Bool = true) {
+                nva[count] = nghttp2_nv(
+                    name: UnsafeMutablePointer(mutating: name.utf8Start),
+                    value: UnsafeMutablePointer(mutating: value), namelen: name.utf8CodeUnitCount,
+                    valuelen: length,
+                    flags: UInt8(indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue))
+                count += 1
             }
-            defer { nva.removeAll(keepingCapacity: true) }  // its pointers die with this closure
-            if !hasBody {
-                return nghttp2_submit_response(session, streamID, &nva, nva.count, nil) == 0
+            if let status {
+                add(":status", values.base + status.offset, status.length)
+            } else {
+                let ok: StaticString = "200"
+                add(":status", ok.utf8Start, ok.utf8CodeUnitCount)
             }
-            var provider = nghttp2_data_provider(
-                source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
-            return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider) == 0
+            // The ids differ in every answer: indexing them in HPACK's dynamic table would only evict useful entries.
+            add("apns-id", values.base + apnsID.offset, apnsID.length, indexed: false)
+            if let uniqueID { add("apns-unique-id", values.base + uniqueID.offset, uniqueID.length, indexed: false) }
+            if hasBody {
+                let json: StaticString = "application/json"
+                add("content-type", json.utf8Start, json.utf8CodeUnitCount)
+                var provider = nghttp2_data_provider(
+                    source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
+                return nghttp2_submit_response(session, streamID, nva.baseAddress, count, &provider) == 0
+            }
+            return nghttp2_submit_response(session, streamID, nva.baseAddress, count, nil) == 0
         }
     }
 
-    @exclusivity(unchecked) private var headerBytes: [UInt8] = []
-    @exclusivity(unchecked) private var nva: [nghttp2_nv] = []
-    @exclusivity(unchecked) private var headerRanges:
-        [(nameStart: Int, nameLength: Int, valueStart: Int, valueLength: Int, indexed: Bool)] = []
+    /// The response header values being submitted.
+    @exclusivity(unchecked) private var values = ValueBytes()
 
-    private func appendField(_ name: StaticString, _ value: String, indexed: Bool = true) {
-        value.withUTF8Bytes { appendField(name, $0, indexed: indexed) }  // one memcpy, not a walk over the UTF-8 view
-    }
+    /// A growable byte buffer, reused from answer to answer, that hands out offsets rather than pointers.
+    private struct ValueBytes {
+        private(set) var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+        private var capacity = 128
+        var count = 0
 
-    /// A generated id goes from its 16 bytes straight into the header bytes, never through a String.
-    private func appendField(_ name: StaticString, _ value: APNsResponse.ID, indexed: Bool) {
-        value.withUTF8Bytes { appendField(name, $0, indexed: indexed) }
-    }
+        /// Room for `length` more bytes; returns where they start.
+        private mutating func reserve(_ length: Int) -> Int {
+            if count + length > capacity {
+                capacity = max(capacity * 2, count + length)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                grown.update(from: base, count: count)
+                base.deallocate()
+                base = grown
+            }
+            defer { count += length }
+            return count
+        }
 
-    private func appendField(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, indexed: Bool) {
-        let nameStart = headerBytes.count
-        headerBytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        let valueStart = headerBytes.count
-        headerBytes.append(contentsOf: value)
-        headerRanges.append((nameStart, name.utf8CodeUnitCount, valueStart, value.count, indexed))
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> (offset: Int, length: Int) {
+            let offset = reserve(bytes.count)
+            if let source = bytes.baseAddress { (base + offset).update(from: source, count: bytes.count) }
+            return (offset, bytes.count)
+        }
+
+        mutating func append(_ text: String) -> (offset: Int, length: Int) {
+            text.withUTF8Bytes { append($0) }
+        }
+
+        /// A generated id is written straight in, never through a String.
+        mutating func append(_ id: APNsResponse.ID) -> (offset: Int, length: Int) {
+            switch id {
+            case .generated(let uuid, let uppercase):
+                let offset = reserve(GeneratedUUID.textLength)
+                uuid.write(uppercase: uppercase, into: base + offset)
+                return (offset, GeneratedUUID.textLength)
+            case .text(let text):
+                return append(text)
+            }
+        }
+
+        func deallocate() {
+            base.deallocate()
+        }
     }
 
     /// Resets a stream (RST_STREAM with `errorCode`).

@@ -56,6 +56,16 @@ struct EndToEndTests {
                 body: Self.alert)
             #expect(response.status == 200)
             #expect(response.headers["apns-id"] == id)
+
+            // Not a UUID, and longer than the answer's reused header buffer starts: 400 BadMessageId, echoed whole.
+            let long = String(repeating: "not-a-uuid-", count: 30)
+            let bad = try Curl.request(
+                port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(["apns-id": long]),
+                body: Self.alert)
+            #expect(bad.status == 400)
+            #expect(bad.body == #"{"reason":"BadMessageId"}"#)
+            #expect(bad.headers["apns-id"] == long)
+            #expect(bad.headers["content-type"] == "application/json")
         }
     }
 

@@ -15,7 +15,9 @@ struct APNsIDGeneratorTests {
             #expect(upper == upper.uppercased() && lower == upper.lowercased())
             #expect(Array(upper.utf8)[14] == UInt8(ascii: "4"), "version 4")
             #expect("89AB".utf8.contains(Array(upper.utf8)[19]), "RFC 4122 variant")
-            #expect(uuid.withText(uppercase: true) { String(decoding: $0, as: UTF8.self) } == upper)
+            var written = [UInt8](repeating: 0, count: GeneratedUUID.textLength)
+            written.withUnsafeMutableBufferPointer { uuid.write(uppercase: true, into: $0.baseAddress!) }
+            #expect(String(decoding: written, as: UTF8.self) == upper)
             seen.insert(upper)
         }
         #expect(seen.count == 1000)
