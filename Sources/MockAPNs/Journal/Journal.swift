@@ -18,6 +18,27 @@ public final class Journal: Sendable {
         var observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)] = []
         /// Called under the lock with the record itself, before it is stored.
         var counters: [(id: UInt64, count: @Sendable (borrowing JournalRecord) -> Void)] = []
+
+        /// Numbers `record`, writes it to the file, counts it and keeps it: swapped into the oldest record's place
+        /// once the ring is full, so that `record` is then the dropped one.
+        mutating func keep(_ record: inout JournalRecord, capacity: Int, file: JournalFile?) -> UInt64 {
+            let sequence = nextSequence
+            record.sequence = sequence
+            nextSequence += 1
+            total += 1
+            // Under the lock, so the file's lines keep sequence order across event loops.
+            file?.write(record)
+            for entry in counters { entry.count(record) }
+            if records.count < capacity {
+                records.append(record)
+                count += 1
+            } else {
+                swap(&records[start], &record)
+                start = (start + 1) % capacity
+                dropped += 1
+            }
+            return sequence
+        }
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
     }
@@ -45,28 +66,35 @@ public final class Journal: Sendable {
         var record = record
         var observed: (observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)], record: JournalRecord)?
         let sequence = state.withLockedValue { state in
-            let sequence = state.nextSequence
-            record.sequence = sequence
-            state.nextSequence += 1
-            state.total += 1
-            // Queued under the lock, so the file's lines keep sequence order across event loops.
-            file?.write(record)
-            for entry in state.counters { entry.count(record) }
             if !state.observers.isEmpty { observed = (state.observers, record) }
-            if state.records.count < capacity {
-                state.records.append(record)
-                state.count += 1
-            } else {
-                swap(&state.records[state.start], &record)  // `record` is now the dropped one
-                state.start = (state.start + 1) % capacity
-                state.dropped += 1
-            }
+            let sequence = state.keep(&record, capacity: capacity, file: file)
+            observed?.record.sequence = sequence
             return sequence
         }
         if let observed {
             for entry in observed.observers { entry.observer(observed.record) }
         }
         return sequence
+    }
+
+    /// Appends `records` in order under one lock (a connection's answers to one read), leaving the array empty
+    /// with its capacity. The dropped records are released after the lock.
+    func append(contentsOf records: inout [JournalRecord]) {
+        var observed: (observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)], records: [JournalRecord])?
+        state.withLockedValue { state in
+            if !state.observers.isEmpty { observed = (state.observers, []) }
+            for index in records.indices {
+                _ = state.keep(&records[index], capacity: capacity, file: file)
+                // The newest record, as kept (numbered): observers get copies after the lock.
+                if observed != nil { observed?.records.append(state.records[(state.start + state.count - 1) % state.count]) }
+            }
+        }
+        records.removeAll(keepingCapacity: true)
+        if let observed {
+            for record in observed.records {
+                for entry in observed.observers { entry.observer(record) }
+            }
+        }
     }
 
     /// The records kept, oldest first.

@@ -246,10 +246,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.answer(streamID, response, record: record, context: context)
                     }
+                } else if mode == .http2, session.isStreamOpen(streamID) {
+                    batchRecords.append(record)
+                    batchAnswers.append((streamID, response))
                 } else {
+                    answerBatch()
                     answer(streamID, response, record: consume record, context: context)
                 }
             case .fault(let fault, let record, let response, let delay):
+                answerBatch()  // what was decided before the fault goes first
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.inject(fault, streamID: streamID, response: response, record: record, context: context)
@@ -259,6 +264,26 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 }
             }
         }
+        answerBatch()
+    }
+
+    /// The immediate answers of the batch being decided, and their records, in order.
+    @exclusivity(unchecked) private var batchRecords: [JournalRecord] = []
+    @exclusivity(unchecked) private var batchAnswers: [(streamID: Int32, response: APNsResponse)] = []
+
+    /// Records the batch's answers with one journal append (one lock for the read, not one per push), then hands
+    /// them to HTTP/2: each record is still in the journal before its answer is submitted.
+    private func answerBatch() {
+        guard !batchRecords.isEmpty else { return }
+        let answeredAt = engine.clock.now()
+        for index in batchRecords.indices { batchRecords[index].answeredAt = answeredAt }
+        engine.journal.append(contentsOf: &batchRecords)
+        for answer in batchAnswers {
+            if session?.submitResponse(streamID: answer.streamID, response: answer.response) == true {
+                updateStanding(after: answer.response)
+            }
+        }
+        batchAnswers.removeAll(keepingCapacity: true)
     }
 
     /// Picks up a changed world (devices, keys, settings); cached token verdicts may name changed keys.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 @testable import MockAPNs
 
@@ -25,6 +26,24 @@ struct JournalTests {
         journal.clear()
         #expect(journal.count == 0)
         #expect(journal.append(Self.record("6")) == 6)
+    }
+
+    @Test("appends a batch in order under one lock: numbered, capped, observed, and the batch array emptied")
+    func batch() throws {
+        let journal = try Journal(capacity: 4)
+        let observed = NIOLockedValueBox<[UInt64]>([])
+        let counted = NIOLockedValueBox<[String?]>([])
+        _ = journal.addObserver { record in observed.withLockedValue { $0.append(record.sequence) } }
+        _ = journal.addCounter { record in counted.withLockedValue { $0.append(record.token) } }
+        journal.append(Self.record("1"))
+        var batch = (2...6).map { Self.record("\($0)") }
+        journal.append(contentsOf: &batch)
+        #expect(batch.isEmpty)
+        #expect(journal.records().map(\.token) == ["3", "4", "5", "6"])
+        #expect(journal.records().map(\.sequence) == [3, 4, 5, 6])
+        #expect(journal.droppedCount == 2 && journal.totalCount == 6)
+        #expect(observed.withLockedValue { $0 } == [1, 2, 3, 4, 5, 6])
+        #expect(counted.withLockedValue { $0 } == ["1", "2", "3", "4", "5", "6"])
     }
 
     @Test("a record is a value: changing a copy's request or verdict parts leaves the original as it was")
