@@ -22,6 +22,7 @@ public struct ProviderAuthState: Sendable {
         let header: String
         let issuedAt: Int64
         let summary: AuthSummary?
+        /// The signing key when it is limited to some topics (nil otherwise: the later checks need it for that only).
         let key: SigningKey?
         let notes: [String]
 

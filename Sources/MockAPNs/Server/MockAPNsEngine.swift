@@ -83,15 +83,11 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
-        var decision = validator.validate(request, connection: connection, auth: &auth, memo: memo, now: receivedAt)
-        // Moved, not copied: the decision is not used after this.
-        swap(&outcome.verdict.rule, &decision.rule)
-        swap(&outcome.verdict.explanation, &decision.explanation)
-        swap(&outcome.verdict.notes, &decision.notes)
-        outcome.verdict.auth = decision.auth.take()
-        outcome.verdict.pushType = decision.pushType.take() ?? request.fields.pushType
+        let decided = validator.decide(
+            request, connection: connection, auth: &auth, memo: memo, now: receivedAt, into: &outcome.verdict)
+        if outcome.verdict.pushType == nil { outcome.verdict.pushType = request.fields.pushType }
         let response: APNsResponse
-        switch decision.outcome {
+        switch decided {
         case .accepted:
             outcome.verdict.accepted = true
             response = .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))

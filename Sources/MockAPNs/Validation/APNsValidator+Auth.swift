@@ -18,7 +18,7 @@ extension APNsValidator {
         // that depend on the time remain, and the rest of the outcome is replayed (it depends on nothing else).
         if let accepted = auth.accepted, accepted.header == header {
             context.auth = accepted.summary
-            context.signingKey = accepted.key
+            context.topicLimitedKey = accepted.key
             if !accepted.notes.isEmpty { context.notes.append(contentsOf: accepted.notes) }
             try checkProviderTokenTime(issuedAt: accepted.issuedAt, now: context.now)
             return
@@ -85,7 +85,7 @@ extension APNsValidator {
                     world.fidelity.badEnvironmentKeyReason, rule: "provider-token.environment",
                     "key \(keyID) is limited to \(environment); this server is \(world.environment)")
             }
-            context.signingKey = key
+            if !key.topics.isEmpty { context.topicLimitedKey = key }
         } else if world.keyPolicy == .strict {
             throw Rejection(.invalidProviderToken, rule: "provider-token.unknown-key", "no key \(keyID) is known (strict mode)")
         } else {
@@ -122,7 +122,7 @@ extension APNsValidator {
         auth.keyID = keyID
         auth.install(header: header, token: raw, issuedAt: issuedAt)
         auth.accepted = ProviderAuthState.Accepted(
-            header: header, issuedAt: issuedAt, summary: context.auth, key: context.signingKey,
+            header: header, issuedAt: issuedAt, summary: context.auth, key: context.topicLimitedKey,
             notes: Array(context.notes[notesBefore...]))
     }
 

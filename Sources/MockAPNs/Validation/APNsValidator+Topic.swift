@@ -51,7 +51,7 @@ extension APNsValidator {
         }
 
         // Topic-specific keys are "limited to listed topics" (§5; doc; the answer is open).
-        if let key = context.signingKey, !key.topics.isEmpty, !key.topics.contains(bundleID) {
+        if let key = context.topicLimitedKey, !key.topics.contains(bundleID) {
             throw Rejection(
                 world.fidelity.keyTopicNotAllowed, rule: "apns-topic.key",
                 "key \(key.keyID) is limited to \(key.topics.joined(separator: ", ")), not \(bundleID)")

@@ -25,7 +25,26 @@ public struct APNsValidator: Sendable {
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
         now: Date
     ) -> Decision {
+        var parts = JournalRecord.Verdict.Parts()
+        let outcome = decide(request, connection: connection, auth: &auth, memo: memo, now: now, into: &parts)
+        return Decision(
+            outcome: outcome, rule: parts.rule, explanation: parts.explanation, notes: parts.notes, auth: parts.auth,
+            pushType: parts.pushType)
+    }
+
+    /// Decides one request straight into the parts of its journal record (rule, explanation, notes, auth, push
+    /// type), without a `Decision` in between; returns the outcome.
+    func decide(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
+        now: Date, into parts: inout JournalRecord.Verdict.Parts
+    ) -> Decision.Outcome {
         var context = Context(clientCertificate: connection.clientCertificate, now: now, memo: memo)
+        // Whatever decides, what the checks learned goes into the record (moved, not copied).
+        defer {
+            swap(&parts.notes, &context.notes)
+            parts.auth = context.auth.take()
+            parts.pushType = context.pushType?.name
+        }
         do throws(Rejection) {
             try checkConnection(request, &context)
             try checkMethodAndPath(request, &context)
@@ -37,14 +56,13 @@ public struct APNsValidator: Sendable {
             try checkPayload(request, &context)
             try checkDeviceState(request, &context)
         } catch {
-            return Decision(
-                outcome: .rejected(error.reason, timestamp: error.timestamp), rule: error.rule,
-                explanation: error.explanation, notes: context.notes, auth: context.auth,
-                pushType: context.pushType?.name)
+            parts.rule = error.rule
+            parts.explanation = error.explanation
+            return .rejected(error.reason, timestamp: error.timestamp)
         }
-        return Decision(
-            outcome: .accepted, rule: "accepted", explanation: "every check passed", notes: context.notes,
-            auth: context.auth, pushType: context.pushType?.name)
+        parts.rule = "accepted"
+        parts.explanation = "every check passed"
+        return .accepted
     }
 
     /// What the checks learn on the way, for later checks and for the record.
@@ -58,7 +76,8 @@ public struct APNsValidator: Sendable {
         var topic: String?
         var bundleID: String?
         var auth: AuthSummary?
-        var signingKey: SigningKey?
+        /// The signing key, when it is limited to some topics (the only use the later checks make of it).
+        var topicLimitedKey: SigningKey?
         var notes: [String] = []
         let memo: ValidationMemo
 

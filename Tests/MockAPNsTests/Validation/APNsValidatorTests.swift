@@ -157,6 +157,14 @@ struct APNsValidatorTests {
     func topicSpecificKey() {
         let limited = ValidatorFixture { world in world.keys["TESTKEY001"]?.topics = ["com.example.other"] }
         expect(limited.validate(limited.request()), .topicDisallowed, rule: "apns-topic.key")
+
+        // On one connection: the accepted token is replayed for the next pushes, and its key's limit with it.
+        let token = limited.token()
+        var auth = ProviderAuthState()
+        let allowed = limited.request(token: token, headers: ["apns-topic": "com.example.other"])
+        #expect(limited.validate(allowed, auth: &auth).isAccepted)
+        expect(limited.validate(limited.request(token: token), auth: &auth), .topicDisallowed, rule: "apns-topic.key")
+        #expect(limited.validate(allowed, auth: &auth).isAccepted)
     }
 
     @Test("rejects a topic of another team's app with 400 TopicDisallowed")
