@@ -172,4 +172,23 @@ struct HTTP2SessionTests {
         #expect(session.submitResponse(streamID: 3, response: .success(apnsID: "A", uniqueID: nil)))
         #expect(!session.submitResponse(streamID: 1, response: .success(apnsID: "B", uniqueID: nil)))
     }
+
+    @Test("a large header block (20 headers, 3 KB) is shared when repeated and noticed when one byte differs")
+    func largeBlock() throws {
+        let many = Self.base + (1...16).map { ("x-extra-\($0)", String(repeating: "v", count: 180)) }
+        var changed = many
+        changed[19].1 = String(repeating: "v", count: 179) + "w"
+        var frames = HTTP2ClientFrames()
+        frames.request(path: "/3/device/\(Self.token)", headers: many)
+        frames.request(path: "/3/device/\(Self.token)", headers: many)
+        frames.request(path: "/3/device/\(Self.token)", headers: changed)
+        var settings = HTTP2Settings()
+        settings.maxHeaderListSize = 65_536
+        let requests = try Self.collect(frames, settings: settings)
+        try #require(requests.count == 3)
+        #expect(requests[1].content === requests[0].content)
+        #expect(Self.values(requests[1]) == many.map(\.1))
+        #expect(Self.values(requests[2]) == changed.map(\.1))
+        #expect(requests[2].headers.last?.value.hasSuffix("w") == true)
+    }
 }
