@@ -67,6 +67,8 @@ final class HTTP2Session {
     static let maxHeaderBytes = 16_384
 
     private var session: OpaquePointer?
+    /// nghttp2's allocator for this session; released after the session (stored properties outlive `deinit`'s body).
+    private let memory = HTTP2SessionMemory()
     /// The request streams' objects, by slot. nghttp2 keeps each open stream's slot (plus one) as the stream's user
     /// data, so finding a stream is nghttp2's own lookup, not a second hash table; closed streams' slots are reused.
     @exclusivity(unchecked) private var slots: [Stream] = []
@@ -99,7 +101,8 @@ final class HTTP2Session {
 
         var session: OpaquePointer?
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        guard nghttp2_session_server_new2(&session, callbacks, userData, option) == 0, let session else {
+        var hooks = memory.hooks
+        guard nghttp2_session_server_new3(&session, callbacks, userData, option, &hooks) == 0, let session else {
             throw ProtocolError(description: "nghttp2_session_server_new2 failed")
         }
         self.session = session
