@@ -86,23 +86,24 @@ final class HTTP2SessionMemory {
 
 // MARK: - C hooks
 
-private func memory(_ userData: UnsafeMutableRawPointer?) -> HTTP2SessionMemory {
-    Unmanaged<HTTP2SessionMemory>.fromOpaque(userData!).takeUnretainedValue()
+/// Calls `body` with the allocator; it outlives its session, so it is lent without a retain and release per call.
+private func withMemory<Result>(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2SessionMemory) -> Result) -> Result {
+    Unmanaged<HTTP2SessionMemory>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
 }
 
 private func memoryAllocate(_ size: Int, _ userData: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    memory(userData).allocate(size)
+    withMemory(userData) { $0.allocate(size) }
 }
 
 private func memoryFree(_ block: UnsafeMutableRawPointer?, _ userData: UnsafeMutableRawPointer?) {
-    memory(userData).free(block)
+    withMemory(userData) { $0.free(block) }
 }
 
 private func memoryAllocateZeroed(_ count: Int, _ size: Int, _ userData: UnsafeMutableRawPointer?)
     -> UnsafeMutableRawPointer?
 {
     let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
-    guard !overflow, let block = memory(userData).allocate(bytes) else { return nil }
+    guard !overflow, let block = withMemory(userData, { $0.allocate(bytes) }) else { return nil }
     block.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
     return block
 }
@@ -110,5 +111,5 @@ private func memoryAllocateZeroed(_ count: Int, _ size: Int, _ userData: UnsafeM
 private func memoryReallocate(_ block: UnsafeMutableRawPointer?, _ size: Int, _ userData: UnsafeMutableRawPointer?)
     -> UnsafeMutableRawPointer?
 {
-    memory(userData).reallocate(block, size)
+    withMemory(userData) { $0.reallocate(block, size) }
 }
