@@ -540,8 +540,8 @@ private func readResponseBody(
     _ userData: UnsafeMutableRawPointer?
 ) -> Int {
     guard let buffer, let flags else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
-    guard let (count, done) = withOwner(userData, orElse: nil, { $0.readBody(streamID: streamID, into: buffer, length: length) })
-    else {
+    let read = withOwner(userData, orElse: nil) { $0.readBody(streamID: streamID, into: buffer, length: length) }
+    guard let (count, done) = read else {
         return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
     }
     if done { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }

@@ -87,7 +87,9 @@ final class HTTP2SessionMemory {
 // MARK: - C hooks
 
 /// Calls `body` with the allocator; it outlives its session, so it is lent without a retain and release per call.
-private func withMemory<Result>(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2SessionMemory) -> Result) -> Result {
+private func withMemory<Result>(
+    _ userData: UnsafeMutableRawPointer?, _ body: (HTTP2SessionMemory) -> Result
+) -> Result {
     Unmanaged<HTTP2SessionMemory>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
 }
 

@@ -15,7 +15,7 @@ public final class Journal: Sendable {
         var dropped: UInt64 = 0
         var total: UInt64 = 0
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
-        var observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)] = []
+        var observers: [Observer] = []
         /// Called under the lock with the record itself, before it is stored.
         var counters: [(id: UInt64, count: @Sendable (borrowing JournalRecord) -> Void)] = []
 
@@ -43,6 +43,9 @@ public final class Journal: Sendable {
         var clears: UInt64 = 0
     }
 
+    /// An observer and the id that removes it.
+    private typealias Observer = (id: UInt64, observer: @Sendable (JournalRecord) -> Void)
+
     private let state: NIOLockedValueBox<State>
     private let file: JournalFile?
     /// How many records are kept in memory before the oldest are dropped.
@@ -64,7 +67,7 @@ public final class Journal: Sendable {
     @discardableResult
     public func append(_ record: consuming JournalRecord) -> UInt64 {
         var record = record
-        var observed: (observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)], record: JournalRecord)?
+        var observed: (observers: [Observer], record: JournalRecord)?
         let sequence = state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, record) }
             let sequence = state.keep(&record, capacity: capacity, file: file)
@@ -80,13 +83,15 @@ public final class Journal: Sendable {
     /// Appends `records` in order under one lock (a connection's answers to one read), leaving the array empty
     /// with its capacity. The dropped records are released after the lock.
     func append(contentsOf records: inout [JournalRecord]) {
-        var observed: (observers: [(id: UInt64, observer: @Sendable (JournalRecord) -> Void)], records: [JournalRecord])?
+        var observed: (observers: [Observer], records: [JournalRecord])?
         state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, []) }
             for index in records.indices {
                 _ = state.keep(&records[index], capacity: capacity, file: file)
                 // The newest record, as kept (numbered): observers get copies after the lock.
-                if observed != nil { observed?.records.append(state.records[(state.start + state.count - 1) % state.count]) }
+                if observed != nil {
+                    observed?.records.append(state.records[(state.start + state.count - 1) % state.count])
+                }
             }
         }
         records.removeAll(keepingCapacity: true)

@@ -238,8 +238,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         while let request = requests.popLast() {
             let streamID = request.streamID
             let action = engine.decide(
-                request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo, ids: &ids,
-                verdict: &lastVerdict)
+                request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
+                ids: &ids, verdict: &lastVerdict)
             switch consume action {
             case .answer(let response, let record, let delay):
                 if let delay {

@@ -65,6 +65,7 @@ final class ValidationMemo {
     }
 
     private static func sameStorage(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
     }
 }
