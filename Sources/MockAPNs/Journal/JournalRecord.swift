@@ -37,7 +37,8 @@ public struct JournalRecord: Sendable {
     public var sequence: UInt64
     /// When the request was complete and read (requests completed by one read of the connection share the time).
     public var receivedAt: Date
-    /// When the answer was handed to HTTP/2; `nil` when a scripted fault sent none.
+    /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
+    /// sent none.
     public var answeredAt: Date?
     public var connectionID: UInt64
     public var remoteAddress: String
