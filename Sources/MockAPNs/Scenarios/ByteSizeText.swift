@@ -17,11 +17,12 @@ public enum ByteSizeText {
             break
         }
         while number.last == " " { number = number.dropLast() }
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(number) else {
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             return .failure(
                 DurationText.Problem(message: "expected a size such as 4096, 512KiB, 256MiB or 1GiB; got '\(text)'"))
         }
-        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        // Digits that do not fit an Int are out of range like a product that overflows.
+        let (bytes, overflow) = Int(number)?.multipliedReportingOverflow(by: multiplier) ?? (0, true)
         guard !overflow, range.contains(bytes) else {
             return .failure(
                 DurationText.Problem(
