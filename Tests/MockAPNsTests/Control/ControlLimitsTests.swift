@@ -116,6 +116,8 @@ struct ControlLimitsTests {
             #expect(stats.json?["dropped"]?.doubleValue == 20 - records)
             #expect(stats.json?["total"] == 20)
             #expect(stats.json?["accepted"] == 20)
+            let metrics = try await ControlCurl.call("GET", control, "/metrics")
+            #expect(metrics.text.contains("mock_apns_journal_max_bytes 65536"), "\(metrics.text)")
             let list = try await ControlCurl.call("GET", control, "/v1/requests")
             #expect(list.json?["records"]?.arrayValue?.last?["sequence"] == 20)
         }
