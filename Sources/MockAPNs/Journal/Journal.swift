@@ -41,7 +41,7 @@ public final class Journal: Sendable {
                 var oldest = records.removeFirst()
                 noteDropped(oldest)
                 swap(&oldest, &record)
-                records.append(oldest)
+                records.append(consume oldest)
             }
             // Over the byte budget: drop the oldest too (released under the lock; rare), but keep the newest.
             while bytes > maxBytes, records.count > 1 {
