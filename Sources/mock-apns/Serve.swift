@@ -78,7 +78,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
         }
-        if let journalMaxBytes, case .failure(let problem) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange) {
+        if let journalMaxBytes,
+            case .failure(let problem) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
+        {
             throw ValidationError("--journal-max-bytes \(problem.message)")
         }
         if Logger.Level(rawValue: logLevel) == nil {
@@ -115,7 +117,9 @@ struct Serve: AsyncParsableCommand {
         }
         if let environment, let parsed = APNsEnvironment(name: environment) { loaded.world.environment = parsed }
         if let journalCapacity { loaded.journalCapacity = journalCapacity }
-        if let journalMaxBytes, case .success(let bytes) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange) {
+        if let journalMaxBytes,
+            case .success(let bytes) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
+        {
             loaded.journalMaxBytes = bytes
         }
 

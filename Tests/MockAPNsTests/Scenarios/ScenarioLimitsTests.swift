@@ -64,7 +64,10 @@ struct ScenarioLimitsTests {
         #expect(error.line != nil && error.field.hasPrefix("rules[0].match.payload.p"), "\(error)")
         // One level fewer of a smaller fan-out is fine: 4^5 values.
         var yaml = "rules:\n  - respond: { status: 200 }\n    match:\n      payload:\n        p0: &a0 [1, 2, 3, 4]\n"
-        for level in 1..<5 { yaml += "        p\(level): &a\(level) [*a\(level - 1), *a\(level - 1), *a\(level - 1), *a\(level - 1)]\n" }
+        for level in 1..<5 {
+            let items = Array(repeating: "*a\(level - 1)", count: 4).joined(separator: ", ")
+            yaml += "        p\(level): &a\(level) [\(items)]\n"
+        }
         #expect(throws: Never.self) { try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/") }
     }
 
@@ -95,7 +98,8 @@ struct ScenarioLimitsTests {
             yaml: "journal: { capacity: 500, maxBytes: 32MiB }", sourcePath: nil, baseDirectory: "/")
         #expect(scenario.journalCapacity == 500)
         #expect(scenario.journalMaxBytes == 32 << 20)
-        let plain = try ScenarioLoader.parse(yaml: "journal: { maxBytes: 1048576 }", sourcePath: nil, baseDirectory: "/")
+        let plain = try ScenarioLoader.parse(
+            yaml: "journal: { maxBytes: 1048576 }", sourcePath: nil, baseDirectory: "/")
         #expect(plain.journalMaxBytes == 1 << 20)
         #expect(Scenario(name: "x").journalMaxBytes == 256 << 20)
         let cases: [(String, String)] = [
