@@ -36,8 +36,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Append every record to this file as JSON lines.")
     var journal: String?
 
-    @Option(name: .long, help: "Records kept in memory before the oldest are dropped. Default: 100000.")
+    @Option(name: .long, help: "Records kept in memory before the oldest are dropped (1 to 10000000). Default: 100000.")
     var journalCapacity: Int?
+
+    @Option(
+        name: .long,
+        help: "Bytes of records kept in memory before the oldest are dropped (64KiB to 64GiB). Default: 256MiB.")
+    var journalMaxBytes: String?
 
     @Option(
         name: .long,
@@ -69,8 +74,14 @@ struct Serve: AsyncParsableCommand {
         if let environment, APNsEnvironment(name: environment) == nil {
             throw ValidationError("--environment must be sandbox or production, got '\(environment)'")
         }
-        if let journalCapacity, journalCapacity < 1 {
-            throw ValidationError("--journal-capacity must be at least 1, got \(journalCapacity)")
+        if let journalCapacity, !Journal.capacityRange.contains(journalCapacity) {
+            throw ValidationError(
+                "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
+        }
+        if let journalMaxBytes,
+            case .failure(let problem) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
+        {
+            throw ValidationError("--journal-max-bytes \(problem.message)")
         }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -106,6 +117,11 @@ struct Serve: AsyncParsableCommand {
         }
         if let environment, let parsed = APNsEnvironment(name: environment) { loaded.world.environment = parsed }
         if let journalCapacity { loaded.journalCapacity = journalCapacity }
+        if let journalMaxBytes,
+            case .success(let bytes) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
+        {
+            loaded.journalMaxBytes = bytes
+        }
 
         let server: MockAPNsServer
         do {

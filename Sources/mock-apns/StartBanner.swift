@@ -29,7 +29,9 @@ struct StartBanner {
             "  unknown devices/keys    \(world.devicePolicy == .lenient ? "accepted" : "rejected") / \(world.keyPolicy == .lenient ? "accepted, marked unverified" : "rejected")"
         )
         lines.append(
-            "  journal                 \(server.journal.capacity) records in memory\(journalFile.map { ", appended to \($0)" } ?? "")")
+            "  journal                 \(server.journal.capacity) records or "
+                + "\(ByteSizeText.text(server.journal.maxBytes)) in memory"
+                + (journalFile.map { ", appended to \($0)" } ?? ""))
         if let example = exampleCurl(host: host, caPath: caPath) {
             lines.append("")
             lines.append("Send a push (the token below is valid for an hour; mint another with `mock-apns token`):")

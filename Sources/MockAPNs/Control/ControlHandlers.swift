@@ -164,8 +164,17 @@ struct ControlHandlers: Sendable {
                 String(journal.capacity)
             ),
             (
-                "mock_apns_journal_dropped", "gauge", "Records dropped for capacity since the last clear.",
+                "mock_apns_journal_dropped", "gauge",
+                "Records dropped for the capacity or the byte budget since the last clear.",
                 String(journal.droppedCount)
+            ),
+            (
+                "mock_apns_journal_bytes", "gauge", "Estimated bytes of the records in the journal now.",
+                String(journal.bytes)
+            ),
+            (
+                "mock_apns_journal_max_bytes", "gauge", "Bytes the journal keeps before dropping the oldest.",
+                String(journal.maxBytes)
             ),
             (
                 "mock_apns_journal_recorded_total", "counter", "Requests recorded since start.",

@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 ///
 /// Counting the whole journal on every `GET /v1/stats` would copy up to 100,000 records under the journal's lock
 /// while the APNs loops wait to append. Instead each call counts only the records appended since the previous
-/// one, and starts over when the journal was cleared. Records dropped for capacity stay counted: the counts
-/// cover every request since the last clear.
+/// one, and starts over when the journal was cleared. Records the journal dropped (for its capacity or byte
+/// budget) before they were counted come from its drop tally: the counts cover every request since the last clear.
 final class JournalStatsCounter: Sendable {
     private struct State {
         var clears: UInt64 = 0
@@ -15,17 +15,19 @@ final class JournalStatsCounter: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    /// The counts now, after counting the records appended since the last call.
+    /// The counts now, after counting the records appended since the last call and those dropped meanwhile.
     func stats(journal: Journal, metrics: ServerMetrics) -> MockAPNsStats {
         state.withLockedValue { state in
-            let clears = journal.clearCount
+            let (records, dropped, clears) = journal.uncounted(after: state.lastSequence)
             if clears != state.clears {
-                state = State(clears: clears)
+                // Everything returned is from after the clear: start the counts over from it.
+                state = State(clears: clears, lastSequence: state.lastSequence)
             }
-            for record in journal.records(after: state.lastSequence) {
+            for record in records {
                 state.stats.count(record)
                 state.lastSequence = record.sequence
             }
+            state.stats.add(dropped)
             var stats = state.stats
             stats.records = journal.count
             stats.total = journal.totalCount
@@ -40,11 +42,27 @@ final class JournalStatsCounter: Sendable {
 extension MockAPNsStats {
     /// Adds `record` to the counts.
     mutating func count(_ record: JournalRecord) {
-        if record.accepted { accepted += 1 } else { rejected += 1 }
-        byStatus[record.response.map { String($0.status) } ?? "none", default: 0] += 1
-        if let reason = record.reason { byReason[reason, default: 0] += 1 }
-        byPushType[record.pushType ?? "none", default: 0] += 1
-        byTopic[record.topic ?? "none", default: 0] += 1
-        byConnection[String(record.connectionID), default: 0] += 1
+        count(record.verdict.parts, status: record.response?.status, connectionID: record.connectionID, times: 1)
+    }
+
+    /// Adds `times` records decided as `verdict`, answered `status`, on connection `connectionID`.
+    mutating func count(_ verdict: JournalRecord.Verdict.Parts, status: Int?, connectionID: UInt64, times: Int) {
+        if verdict.accepted { accepted += times } else { rejected += times }
+        byStatus[status.map { String($0) } ?? "none", default: 0] += times
+        if let reason = verdict.reason { byReason[reason, default: 0] += times }
+        byPushType[verdict.pushType ?? "none", default: 0] += times
+        byTopic[verdict.topic ?? "none", default: 0] += times
+        byConnection[String(connectionID), default: 0] += times
+    }
+
+    /// Adds the counts of `other` (not its totals, which the journal keeps).
+    mutating func add(_ other: MockAPNsStats) {
+        accepted += other.accepted
+        rejected += other.rejected
+        byStatus.merge(other.byStatus, uniquingKeysWith: +)
+        byReason.merge(other.byReason, uniquingKeysWith: +)
+        byPushType.merge(other.byPushType, uniquingKeysWith: +)
+        byTopic.merge(other.byTopic, uniquingKeysWith: +)
+        byConnection.merge(other.byConnection, uniquingKeysWith: +)
     }
 }

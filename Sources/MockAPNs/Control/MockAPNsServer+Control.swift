@@ -49,6 +49,7 @@ extension MockAPNsServer: MockAPNsControl {
         let running = currentScenario
         loaded.listen = running.listen
         loaded.journalCapacity = running.journalCapacity
+        loaded.journalMaxBytes = running.journalMaxBytes
         controlState.store(loaded)
         try await reset()
         return try await scenario()

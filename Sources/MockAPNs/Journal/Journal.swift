@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Every request the server decided, newest last: bounded in memory, optionally appended to a JSON-lines file.
 ///
@@ -7,10 +8,10 @@ import NIOConcurrencyHelpers
 /// its request here. Thread-safe: every event loop appends.
 public final class Journal: Sendable {
     private struct State {
-        /// A ring once full: `start` is the oldest.
-        var records: [JournalRecord]
-        var start = 0
-        var count = 0
+        /// Oldest first; never more than `capacity` records or (but for the newest) `maxBytes` bytes.
+        var records: CircularBuffer<JournalRecord>
+        /// The estimated bytes of the records kept (`JournalRecord.journalBytes`).
+        var bytes = 0
         var nextSequence: UInt64 = 1
         var dropped: UInt64 = 0
         var total: UInt64 = 0
@@ -18,10 +19,14 @@ public final class Journal: Sendable {
         var observers: [Observer] = []
         /// Called under the lock with the record itself, before it is stored.
         var counters: [(id: UInt64, count: @Sendable (borrowing JournalRecord) -> Void)] = []
+        /// The newest sequence number the stats reader has counted; records dropped after it are tallied.
+        var countedThrough: UInt64 = 0
+        /// The dropped records the stats reader has not counted yet, so that the stats cover every request.
+        var dropTally = JournalDropTally()
 
-        /// Numbers `record`, writes it to the file, counts it and keeps it: swapped into the oldest record's place
-        /// once the ring is full, so that `record` is then the dropped one.
-        mutating func keep(_ record: inout JournalRecord, capacity: Int, file: JournalFile?) -> UInt64 {
+        /// Numbers `record`, writes it to the file, counts it and keeps it. When the journal is full the oldest
+        /// record is dropped and swapped into `record`, so that it is released after the lock.
+        mutating func keep(_ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
             nextSequence += 1
@@ -29,15 +34,27 @@ public final class Journal: Sendable {
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
             for entry in counters { entry.count(record) }
+            bytes += record.journalBytes
             if records.count < capacity {
                 records.append(record)
-                count += 1
             } else {
-                swap(&records[start], &record)
-                start = (start + 1) % capacity
-                dropped += 1
+                var oldest = records.removeFirst()
+                noteDropped(oldest)
+                swap(&oldest, &record)
+                records.append(consume oldest)
+            }
+            // Over the byte budget: drop the oldest too (released under the lock; rare), but keep the newest.
+            while bytes > maxBytes, records.count > 1 {
+                noteDropped(records.removeFirst())
             }
             return sequence
+        }
+
+        /// Counts a dropped record: in `dropped`, in the bytes, and in the stats when they have not counted it.
+        mutating func noteDropped(_ record: borrowing JournalRecord) {
+            dropped += 1
+            bytes -= record.journalBytes
+            if record.sequence > countedThrough { dropTally.add(record) }
         }
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
@@ -46,23 +63,37 @@ public final class Journal: Sendable {
     /// An observer and the id that removes it.
     private typealias Observer = (id: UInt64, observer: @Sendable (JournalRecord) -> Void)
 
+    /// The default byte budget: 256 MiB.
+    public static let defaultMaxBytes = 256 << 20
+    /// The capacities a journal accepts: 1 to 10,000,000 records.
+    public static let capacityRange = 1...10_000_000
+    /// The byte budgets a journal accepts: 64 KiB to 64 GiB.
+    public static let maxBytesRange = (64 << 10)...(64 << 30)
+
     private let state: NIOLockedValueBox<State>
     private let file: JournalFile?
     /// How many records are kept in memory before the oldest are dropped.
     public let capacity: Int
+    /// How many bytes of records are kept in memory before the oldest are dropped (the newest is always kept).
+    ///
+    /// A record counts its payload as kept, 128 bytes per header and 1 KiB for the rest (`journalBytes`): an
+    /// estimate that errs high, since records that repeat a request share its bytes.
+    public let maxBytes: Int
 
-    /// A journal keeping `capacity` records, also appending to `filePath` when given.
-    public init(capacity: Int, filePath: String? = nil) throws {
+    /// A journal keeping `capacity` records and at most `maxBytes` of them, also appending to `filePath`.
+    public init(capacity: Int, maxBytes: Int = Journal.defaultMaxBytes, filePath: String? = nil) throws {
         precondition(capacity > 0, "journal capacity must be positive")
+        precondition(maxBytes > 0, "journal byte budget must be positive")
         self.capacity = capacity
-        self.state = NIOLockedValueBox(State(records: []))
+        self.maxBytes = maxBytes
+        self.state = NIOLockedValueBox(State(records: CircularBuffer(initialCapacity: min(capacity, 1024))))
         self.file = try filePath.map { try JournalFile(path: $0) }
     }
 
     /// Assigns the next sequence number to `record`, keeps it, writes it to the file, and tells observers.
     /// Returns the sequence number.
     ///
-    /// The record is taken, not copied: once the ring is full it is swapped into the oldest record's place, and
+    /// The record is taken, not copied: once the journal is full it is swapped with the oldest record, and
     /// the dropped record is released after the lock. Observers get a copy, after the lock.
     @discardableResult
     public func append(_ record: consuming JournalRecord) -> UInt64 {
@@ -70,7 +101,7 @@ public final class Journal: Sendable {
         var observed: (observers: [Observer], record: JournalRecord)?
         let sequence = state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, record) }
-            let sequence = state.keep(&record, capacity: capacity, file: file)
+            let sequence = state.keep(&record, capacity: capacity, maxBytes: maxBytes, file: file)
             observed?.record.sequence = sequence
             return sequence
         }
@@ -87,10 +118,10 @@ public final class Journal: Sendable {
         state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, []) }
             for index in records.indices {
-                _ = state.keep(&records[index], capacity: capacity, file: file)
+                _ = state.keep(&records[index], capacity: capacity, maxBytes: maxBytes, file: file)
                 // The newest record, as kept (numbered): observers get copies after the lock.
-                if observed != nil {
-                    observed?.records.append(state.records[(state.start + state.count - 1) % state.count])
+                if observed != nil, let newest = state.records.last {
+                    observed?.records.append(newest)
                 }
             }
         }
@@ -104,14 +135,7 @@ public final class Journal: Sendable {
 
     /// The records kept, oldest first.
     public func records() -> [JournalRecord] {
-        state.withLockedValue { state in
-            var out: [JournalRecord] = []
-            out.reserveCapacity(state.count)
-            for i in 0..<state.records.count {
-                out.append(state.records[(state.start + i) % state.records.count])
-            }
-            return out
-        }
+        state.withLockedValue { Array($0.records) }
     }
 
     /// How many records are kept now.
@@ -126,11 +150,12 @@ public final class Journal: Sendable {
     /// Forgets the records in memory (the file keeps its lines; sequence numbers go on).
     public func clear() {
         state.withLockedValue { state in
-            state.records = []
-            state.start = 0
-            state.count = 0
+            state.records.removeAll(keepingCapacity: false)
+            state.bytes = 0
             state.dropped = 0
             state.clears += 1
+            state.countedThrough = state.nextSequence - 1
+            state.dropTally = JournalDropTally()
         }
     }
 
@@ -142,18 +167,32 @@ public final class Journal: Sendable {
     /// Copies only those records (walking back from the newest), so readers that remember where they stopped
     /// hold the lock for the new records only, not for the whole journal.
     public func records(after sequence: UInt64) -> [JournalRecord] {
+        state.withLockedValue { state in Self.records(in: state.records, after: sequence) }
+    }
+
+    /// The kept records after `sequence`, walking back from the newest.
+    private static func records(in records: CircularBuffer<JournalRecord>, after sequence: UInt64) -> [JournalRecord] {
+        var first = records.endIndex
+        while first != records.startIndex {
+            let previous = records.index(before: first)
+            guard records[previous].sequence > sequence else { break }
+            first = previous
+        }
+        return Array(records[first...])
+    }
+
+    /// The estimated bytes of the records kept now (see `maxBytes`).
+    public var bytes: Int { state.withLockedValue { $0.bytes } }
+
+    /// What the stats have not counted yet, taken in one step so that nothing is counted twice or missed: the
+    /// kept records after `sequence`, the tally of records dropped before they were counted, and the clear count.
+    /// From then on only records after the newest one returned are tallied when dropped.
+    func uncounted(after sequence: UInt64) -> (records: [JournalRecord], dropped: MockAPNsStats, clears: UInt64) {
         state.withLockedValue { state in
-            let count = state.records.count
-            var newer = 0
-            while newer < count, state.records[(state.start + count - 1 - newer) % count].sequence > sequence {
-                newer += 1
-            }
-            var out: [JournalRecord] = []
-            out.reserveCapacity(newer)
-            for i in (count - newer)..<count {
-                out.append(state.records[(state.start + i) % count])
-            }
-            return out
+            let records = Self.records(in: state.records, after: sequence)
+            state.countedThrough = state.nextSequence - 1
+            let dropped = state.dropTally.take()
+            return (records, dropped, state.clears)
         }
     }
 

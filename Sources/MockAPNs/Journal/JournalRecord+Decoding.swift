@@ -30,6 +30,11 @@ extension JournalRecord {
             notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
             auth: json["auth"].flatMap(Self.auth(from:)), response: json["response"].flatMap(Self.response(from:)),
             fault: json["fault"]?.stringValue)
+        if json["payloadTruncated"] == .bool(true), let received = json["payloadBytes"]?.unsignedValue {
+            var parts = verdict.parts
+            parts.payloadBytes = Int(clamping: received)
+            verdict = Verdict(parts)
+        }
     }
 
     /// A `receivedAt`/`answeredAt` text back as a date (ISO 8601, with or without fractional seconds).

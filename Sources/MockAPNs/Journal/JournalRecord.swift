@@ -17,6 +17,8 @@ public struct JournalRecord: Sendable {
             var explanation = ""
             var notes: [String] = []
             var auth: AuthSummary?
+            /// The size of the payload as received when the record keeps only a prefix of it (`payloadTruncated`).
+            var payloadBytes: Int?
         }
 
         let parts: Parts
@@ -107,7 +109,7 @@ public struct JournalRecord: Sendable {
         get { request.headers }
         set { request = request.changing(headers: newValue) }
     }
-    /// The payload bytes as sent (at most 64 KiB are kept).
+    /// The payload bytes as sent; of a payload over `keptPayloadLimit` bytes only that many (`payloadTruncated`).
     public var payload: [UInt8] {
         get { request.body }
         set { request = request.changing(body: newValue) }
@@ -191,6 +193,10 @@ public struct JournalRecord: Sendable {
             ("explanation", .string(explanation)),
             ("notes", .array(notes.map { .string($0) })),
         ]
+        if payloadTruncated {
+            members.append(("payloadTruncated", .bool(true)))
+            members.append(("payloadBytes", .number(String(payloadBytes))))
+        }
         if let auth {
             var authMembers: [(String, JSONValue)] = [
                 ("kind", .string(auth.kind)),

@@ -55,8 +55,7 @@ extension ScriptedRule {
 
     /// A duration as the scenario format writes it: whole milliseconds, `250ms`.
     static func durationText(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return "\(milliseconds)ms"
+        "\(DurationText.milliseconds(duration))ms"
     }
 }
 

@@ -29,6 +29,9 @@ public struct Scenario: Sendable {
     public var listen: ListenSettings
     /// How many records the in-memory journal keeps before dropping the oldest.
     public var journalCapacity: Int
+    /// How many bytes of records (payloads, headers and a fixed overhead each) the journal keeps before dropping
+    /// the oldest; see `Journal.maxBytes`.
+    public var journalMaxBytes: Int = Journal.defaultMaxBytes
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],

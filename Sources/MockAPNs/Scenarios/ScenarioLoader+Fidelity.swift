@@ -1,4 +1,7 @@
 extension ScenarioLoader.Reader {
+    /// The token times in seconds a scenario may set: up to ten years.
+    static let secondsRange = 0...315_360_000
+
     /// The fidelity fields, by `FidelitySettings` name (reasons by their wire name).
     static let fidelityFields = [
         "singleStreamUntilAuthenticated", "singleStreamAfterError", "maxConcurrentStreams", "methodCheckedBeforePath",
@@ -43,13 +46,13 @@ extension ScenarioLoader.Reader {
             settings.acceptStringIssuedAt = try value.bool()
         }
         if let value = fields["maxFutureIssuedAt"] {
-            settings.maxFutureIssuedAt = Int64(try value.integer(in: 0...Int.max))
+            settings.maxFutureIssuedAt = Int64(try value.integer(in: Self.secondsRange))
         }
         if let value = fields["providerTokenLifetime"] {
-            settings.providerTokenLifetime = Int64(try value.integer(in: 1...Int.max))
+            settings.providerTokenLifetime = Int64(try value.integer(in: 1...Self.secondsRange.upperBound))
         }
         if let value = fields["providerTokenMinimumInterval"] {
-            settings.providerTokenMinimumInterval = Int64(try value.integer(in: 0...Int.max))
+            settings.providerTokenMinimumInterval = Int64(try value.integer(in: Self.secondsRange))
         }
         if let value = fields["badEnvironmentKeyReason"] {
             settings.badEnvironmentKeyReasonName = try value.choice([

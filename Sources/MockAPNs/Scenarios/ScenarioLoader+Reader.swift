@@ -10,6 +10,8 @@ extension ScenarioLoader {
         let file: String?
         let baseDirectory: String
         let now: Date
+        /// What the document has expanded to so far, against the alias-bomb limits.
+        let budget = ScenarioLoader.ExpansionBudget()
 
         /// The whole scenario; a missing or null document is the default one.
         func scenario(from root: Node?, defaultName: String) throws(ScenarioError) -> Scenario {
@@ -46,9 +48,15 @@ extension ScenarioLoader {
                 scenario.listen = try self.listen(listen)
             }
             if let journal = fields["journal"] {
-                let journalFields = try journal.mapping(known: ["capacity"])
+                let journalFields = try journal.mapping(known: ["capacity", "maxBytes"])
                 if let capacity = journalFields["capacity"] {
-                    scenario.journalCapacity = try capacity.integer(in: 1...Int.max)
+                    scenario.journalCapacity = try capacity.integer(in: Journal.capacityRange)
+                }
+                if let maxBytes = journalFields["maxBytes"] {
+                    switch ByteSizeText.parse(try maxBytes.string(), in: Journal.maxBytesRange) {
+                    case .success(let bytes): scenario.journalMaxBytes = bytes
+                    case .failure(let problem): throw maxBytes.error(problem.message)
+                    }
                 }
             }
             if let keys = fields["keys"] {

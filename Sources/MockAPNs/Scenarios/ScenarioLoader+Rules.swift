@@ -143,6 +143,11 @@ extension ScenarioLoader.Reader {
 
     /// Any YAML value as JSON: scalars by their resolved type, lists as arrays, mappings as objects.
     func json(_ field: Field) throws(ScenarioError) -> JSONValue {
+        if case .scalar(let scalar) = field.node {
+            try budget.charge(field, textBytes: scalar.string.utf8.count)
+        } else {
+            try budget.charge(field)
+        }
         switch field.node {
         case .scalar(let scalar):
             if field.isQuoted { return .string(scalar.string) }
@@ -176,20 +181,14 @@ extension ScenarioLoader.Reader {
         }
     }
 
-    /// A duration with a unit: `250ms`, `2s`, `1.5s`, `1m`.
-    func duration(_ field: Field) throws(ScenarioError) -> Duration {
-        let text = try field.string().trimmingCharacters(in: .whitespaces)
-        let units: [(suffix: String, make: (Double) -> Duration)] = [
-            ("ms", { .milliseconds($0) }), ("s", { .seconds($0) }), ("m", { .seconds($0 * 60) }),
-        ]
-        for unit in units where text.hasSuffix(unit.suffix) {
-            let number = text.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
-            guard let value = Double(number), value.isFinite, value >= 0, number.first?.isNumber == true else { break }
-            return unit.make(value)
+    /// The longest scripted delay: a day. Longer ones are surely typos, and they would hold streams open.
+    static let maximumDelay = Duration.seconds(86_400)
+
+    /// A duration with a unit (`250ms`, `2s`, `1.5s`, `1m`, `1h`) from 0 to `maximum`.
+    func duration(_ field: Field, maximum: Duration = maximumDelay) throws(ScenarioError) -> Duration {
+        switch DurationText.parse(try field.string(), maximum: maximum) {
+        case .success(let duration): return duration
+        case .failure(let problem): throw field.error(problem.message)
         }
-        if Double(text) != nil {
-            throw field.error("a duration needs a unit: ms, s or m (for example \(text)ms or \(text)s)")
-        }
-        throw field.error("expected a duration such as 250ms, 2s, 1.5s or 1m; got \(field.shortDescription)")
     }
 }

@@ -162,13 +162,22 @@ extension ScenarioLoader.Reader {
         return text.lowercased()
     }
 
-    /// A point in time: ISO 8601 (`2026-11-01T08:00:00Z`) or seconds since 1970.
+    /// The latest time a scenario may name: the end of year 9999, so that milliseconds since 1970 fit anywhere.
+    static let latestDate = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// A point in time from 1970 to 9999: ISO 8601 (`2026-11-01T08:00:00Z`) or seconds since 1970.
     func date(_ field: Field) throws(ScenarioError) -> Date {
         let text = try field.string()
+        var parsed: Date?
         if let seconds = Double(text), seconds.isFinite, text.first?.isNumber == true {
-            return Date(timeIntervalSince1970: seconds)
+            parsed = Date(timeIntervalSince1970: seconds)
+        } else {
+            parsed = Date.construct(from: .init(text))
         }
-        if let date = Date.construct(from: .init(text)) {
+        if let date = parsed {
+            guard date.timeIntervalSince1970 >= 0, date <= Self.latestDate else {
+                throw field.error("must be a time from 1970 to 9999, got \(field.shortDescription)")
+            }
             return date
         }
         throw field.error(

@@ -112,11 +112,15 @@ public final class MockAPNsEngine: Sendable {
         of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ outcome: consuming Outcome,
         _ verdict: inout JournalRecord.Verdict?
     ) -> JournalRecord {
+        var content = request.content
+        if content.body.count > JournalRecord.keptPayloadLimit || content.bodyTruncated {
+            JournalRecord.cutPayload(&content, &outcome.verdict)
+        }
         let shared = JournalRecord.Verdict.reusing(verdict, for: outcome.verdict)
         verdict = shared
         return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID, request: request.content,
+            remoteAddress: connection.remoteAddress, streamID: request.streamID, request: content,
             verdict: shared, response: outcome.response, fault: outcome.fault)
     }
 

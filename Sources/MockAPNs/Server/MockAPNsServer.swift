@@ -91,7 +91,8 @@ public final class MockAPNsServer: Sendable {
             caPEM = TestCredentials.caPEM
         }
 
-        let journal = try Journal(capacity: scenario.journalCapacity, filePath: journalFile)
+        let journal = try Journal(
+            capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile)
         let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()

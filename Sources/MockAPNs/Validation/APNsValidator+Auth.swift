@@ -110,11 +110,11 @@ extension APNsValidator {
         // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
         // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
         if auth.currentToken != nil, !auth.isCurrent(header: header, token: raw), let currentIssuedAt = auth.currentIssuedAt,
-            issuedAt - currentIssuedAt < world.fidelity.providerTokenMinimumInterval
+            Self.difference(issuedAt, currentIssuedAt) < world.fidelity.providerTokenMinimumInterval
         {
             throw Rejection(
                 .tooManyProviderTokenUpdates, rule: "provider-token.refresh-rate",
-                "a new token issued \(issuedAt - currentIssuedAt) s after the connection's current one; refresh at most every \(world.fidelity.providerTokenMinimumInterval) s"
+                "a new token issued \(Self.difference(issuedAt, currentIssuedAt)) s after the connection's current one; refresh at most every \(world.fidelity.providerTokenMinimumInterval) s"
             )
         }
 
@@ -129,16 +129,24 @@ extension APNsValidator {
     /// "iat older than 1 hour: 403 ExpiredProviderToken" (§5; doc). A future iat: open (`maxFutureIssuedAt`).
     func checkProviderTokenTime(issuedAt: Int64, now: Date) throws(Rejection) {
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        if nowSeconds - issuedAt > world.fidelity.providerTokenLifetime {
+        // iat is the client's: any Int64, so the differences saturate instead of trapping.
+        if Self.difference(nowSeconds, issuedAt) > world.fidelity.providerTokenLifetime {
             throw Rejection(
                 .expiredProviderToken, rule: "provider-token.expired",
-                "the token was issued \(nowSeconds - issuedAt) s ago; tokens last \(world.fidelity.providerTokenLifetime) s")
+                "the token was issued \(Self.difference(nowSeconds, issuedAt)) s ago; tokens last \(world.fidelity.providerTokenLifetime) s")
         }
-        if issuedAt - nowSeconds > world.fidelity.maxFutureIssuedAt {
+        if Self.difference(issuedAt, nowSeconds) > world.fidelity.maxFutureIssuedAt {
             throw Rejection(
                 .invalidProviderToken, rule: "provider-token.future",
-                "the token's iat is \(issuedAt - nowSeconds) s in the future")
+                "the token's iat is \(Self.difference(issuedAt, nowSeconds)) s in the future")
         }
+    }
+
+    /// `a - b`, saturating at `Int64.min` / `Int64.max` instead of trapping.
+    static func difference(_ a: Int64, _ b: Int64) -> Int64 {
+        let (result, overflow) = a.subtractingReportingOverflow(b)
+        guard overflow else { return result }
+        return a < b ? .min : .max
     }
 
     /// The token in `bearer <token>` (scheme case-insensitive), compared byte-wise: this runs for every request.

@@ -28,12 +28,27 @@ struct CLITests {
     @Test("refuses bad flags with a usage error", arguments: [
         ["serve", "--port", "70000"], ["serve", "--environment", "staging"], ["serve", "--cert", "x.pem"],
         ["serve", "--bogus"], ["token", "--p8", "x.p8"], ["serve", "--log-level", "loud"],
+        ["serve", "--port", "99999999999999999999"], ["serve", "--control-port", "-1"],
+        ["serve", "--journal-capacity", "0"], ["serve", "--journal-capacity", "99999999999"],
+        ["serve", "--journal-max-bytes", "1KiB"], ["serve", "--journal-max-bytes", "lots"],
+        ["serve", "--journal-max-bytes", "99999999999999999999GiB"],
     ])
     func badFlags(arguments: [String]) throws {
         let result = try Self.run(arguments)
         #expect(result.status != 0)
         #expect(result.errors.contains("Error:"), "\(result.errors)")
         #expect(result.errors.contains("Usage:") || result.errors.contains("Help:"), "\(result.errors)")
+    }
+
+    @Test("check refuses a rule delay beyond a day with file:line:column and the range, and does not crash")
+    func checkHugeDelay() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString).yaml").path
+        try "rules:\n  - respond: { status: 200 }\n    delay: 99999999999999999999999m\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Self.run(["check", path])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("\(path):3:12: rules[0].delay: must be at most 24h"), "\(result.errors)")
     }
 
     @Test("checks a good scenario file and names file, line and field of a bad one")

@@ -527,11 +527,11 @@ struct ScenarioLoaderTests {
         let (error, _) = try #require(try loadError("rules:\n  - respond:\n      status: 200\n      delay: 250\n"))
         #expect(error.field == "rules[0].respond.delay")
         #expect(error.line == 4 && error.column == 14)
-        #expect(error.message == "a duration needs a unit: ms, s or m (for example 250ms or 250s)")
+        #expect(error.message == "a duration needs a unit: ms, s, m or h (for example 250ms or 250s)")
 
         let word = try #require(try loadError("rules:\n  - fault: goaway\n    delay: soon\n"))
         #expect(word.error.field == "rules[0].delay")
-        #expect(word.error.message == "expected a duration such as 250ms, 2s, 1.5s or 1m; got 'soon'")
+        #expect(word.error.message == "expected a duration such as 250ms, 2s, 1.5s, 1m or 1h; got 'soon'")
     }
 
     @Test("a rule with both respond and fault is an error")
