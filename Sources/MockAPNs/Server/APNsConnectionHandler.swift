@@ -67,6 +67,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if mode != .closed { metrics.connectionClosed() }
+        streamLimitWake?.cancel()
+        streamLimitWake = nil
         mode = .closed
         session = nil
         context.fireChannelInactive()
@@ -171,6 +173,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         settings.maxConcurrentStreams = UInt32(clamping: desiredStreamLimit(fidelity))
         do {
             session = try HTTP2Session(settings: settings)
+            streamLimit = StreamLimitAnnouncer(initial: settings.maxConcurrentStreams)
             mode = .http2
             // With ALPN h2 the server preface goes out at once; otherwise it waits for the client's first bytes,
             // so that an HTTP/1.1 client is refused in plain text, not with a binary SETTINGS frame first.
@@ -250,11 +253,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     batchRecords.append(record)
                     batchAnswers.append((streamID, response))
                 } else {
-                    answerBatch()
+                    answerBatch(context: context)
                     answer(streamID, response, record: consume record, context: context)
                 }
             case .fault(let fault, let record, let response, let delay):
-                answerBatch()  // what was decided before the fault goes first
+                answerBatch(context: context)  // what was decided before the fault goes first
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.inject(fault, streamID: streamID, response: response, record: record, context: context)
@@ -264,7 +267,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 }
             }
         }
-        answerBatch()
+        answerBatch(context: context)
     }
 
     /// The immediate answers of the batch being decided, and their records, in order.
@@ -273,14 +276,14 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// Records the batch's answers with one journal append (one lock for the read, not one per push), then hands
     /// them to HTTP/2: each record is still in the journal before its answer is submitted.
-    private func answerBatch() {
+    private func answerBatch(context: ChannelHandlerContext) {
         guard !batchRecords.isEmpty else { return }
         let answeredAt = engine.clock.now()
         for index in batchRecords.indices { batchRecords[index].answeredAt = answeredAt }
         engine.journal.append(contentsOf: &batchRecords)
         for answer in batchAnswers {
             if session?.submitResponse(streamID: answer.streamID, response: answer.response) == true {
-                updateStanding(after: answer.response)
+                updateStanding(after: answer.response, context: context)
             }
         }
         batchAnswers.removeAll(keepingCapacity: true)
@@ -323,7 +326,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         record.answeredAt = engine.clock.now()
         engine.journal.append(record)
         if session.submitResponse(streamID: streamID, response: response) {
-            updateStanding(after: response)
+            updateStanding(after: response, context: context)
         }
     }
 
@@ -350,7 +353,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// The HTTP/2 standing of the real service (§2, seen): one stream after a rejection until a success, and
     /// one stream on a token connection until a valid provider token.
-    private func updateStanding(after response: APNsResponse) {
+    private func updateStanding(after response: APNsResponse, context: ChannelHandlerContext) {
         if response.status == 200 {
             inErrorStanding = false
         } else if (400..<500).contains(response.status), response.status != 410 {
@@ -360,7 +363,36 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let standing = Standing(world: worldGeneration, authenticated: auth.isAuthenticated, inError: inErrorStanding)
         guard standing != announcedStanding else { return }
         announcedStanding = standing
-        session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(world.fidelity)))
+        announceStreamLimit(UInt32(clamping: desiredStreamLimit(world.fidelity)), context: context)
+    }
+
+    /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value to announce.
+    private var streamLimit = StreamLimitAnnouncer(initial: 0)
+    /// The pending announcement of a coalesced stream limit; cancelled when the connection closes.
+    private var streamLimitWake: Scheduled<Void>?
+
+    /// Sends the new stream limit now, or when the announce interval ends (flips in between coalesce).
+    private func announceStreamLimit(_ value: UInt32, context: ChannelHandlerContext) {
+        let interval = world.fidelity.streamLimitAnnounceInterval.nanoseconds
+        let action = streamLimit.want(value, now: NIODeadline.now().uptimeNanoseconds, interval: interval)
+        perform(action, context: context)
+    }
+
+    private func perform(_ action: StreamLimitAnnouncer.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            break
+        case .announce(let value):
+            session?.announceMaxConcurrentStreams(value)
+        case .wake(let due):
+            streamLimitWake = context.eventLoop.assumeIsolated().scheduleTask(deadline: .uptimeNanoseconds(due)) {
+                [self] in
+                streamLimitWake = nil
+                guard mode == .http2 else { return }
+                perform(streamLimit.wake(now: NIODeadline.now().uptimeNanoseconds), context: context)
+                flush(context: context)
+            }
+        }
     }
 
     private struct Standing: Equatable {
