@@ -67,6 +67,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if mode != .closed { metrics.connectionClosed() }
+        reportControlFrames()
         streamLimitWake?.cancel()
         streamLimitWake = nil
         mode = .closed
@@ -214,8 +215,30 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             finish(context: context)
             return
         }
+        if let violation = session.violation {
+            answerViolation(violation, session: session, context: context)
+            return
+        }
+        // nghttp2 may have queued a GOAWAY of its own while reading (its RST_STREAM rate limit): sending what is
+        // queued first makes its last-stream-id known before any request of this read is recorded.
+        if !session.completedRequests.isEmpty, session.wantsWrite, !gatherOutput(context: context) { return }
         processCompletedRequests(context: context)
         flush(context: context)
+    }
+
+    /// A frame RFC 9113 §5.1 answers with a connection error: GOAWAY (what was read before it is still
+    /// processed), then the connection ends.
+    private func answerViolation(
+        _ violation: HTTP2ConnectionViolation, session: HTTP2Session, context: ChannelHandlerContext
+    ) {
+        logger.debug(
+            "HTTP/2 connection error", metadata: ["connection": "\(info.id)", "error": "\(violation.message)"])
+        session.submitGoaway(
+            lastStreamID: violation.lastStreamID, reason: nil, debugText: violation.message,
+            errorCode: violation.errorCode)
+        processCompletedRequests(context: context)
+        flush(context: context)
+        finish(context: context)
     }
 
     private func processCompletedRequests(context: ChannelHandlerContext) {
@@ -240,6 +263,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
+            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again).
+            guard streamID <= session.goawayLastStreamID else { continue }
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
                 ids: &ids, verdict: &lastVerdict)
@@ -315,6 +340,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func answer(
         _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
     ) {
+        // Above a GOAWAY's last-stream-id: the client was told it was never processed.
+        if let session, streamID > session.goawayLastStreamID { return }
         guard mode == .http2, let session, session.isStreamOpen(streamID) else {
             // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
             record.response = nil
@@ -413,12 +440,34 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     // MARK: - Output
 
-    private func flush(context: ChannelHandlerContext) {
-        guard mode == .http2, let session else { return }
+    /// Moves nghttp2's queued frames into `plaintextOut`, to go out with the next flush. False when the session
+    /// failed (the connection is closed).
+    private func gatherOutput(context: ChannelHandlerContext) -> Bool {
+        guard let session else { return false }
         var plaintext = plaintextOut ?? context.channel.allocator.buffer(capacity: 16_384)
         plaintextOut = nil
-        plaintext.clear()
-        defer { if tls != nil { plaintextOut = plaintext } }
+        do {
+            try session.send(into: &plaintext)
+        } catch {
+            logger.debug("HTTP/2 send failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+            close(context: context)
+            return false
+        }
+        plaintextOut = plaintext
+        return true
+    }
+
+    private func flush(context: ChannelHandlerContext) {
+        guard mode == .http2, let session else { return }
+        // What `gatherOutput` collected goes first; the buffer is emptied once written (kept for reuse over TLS).
+        var plaintext = plaintextOut ?? context.channel.allocator.buffer(capacity: 16_384)
+        plaintextOut = nil
+        defer {
+            if tls != nil {
+                plaintext.clear()
+                plaintextOut = plaintext
+            }
+        }
         do {
             try session.send(into: &plaintext)
         } catch {
@@ -426,6 +475,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             close(context: context)
             return
         }
+        if session.controlFrames.total != reportedControlFrames.total { reportControlFrames() }
         if plaintext.readableBytes > 0 {
             if let tls {
                 let ok = plaintext.withUnsafeReadableBytes { tls.writePlaintext($0) }
@@ -441,6 +491,17 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if !session.isAlive || (draining && session.openStreamCount == 0 && !session.wantsWrite) {
             finish(context: context)
         }
+    }
+
+    /// The control frames already added to the server's metrics.
+    private var reportedControlFrames = HTTP2ControlFrameCounts()
+
+    /// Adds the control frames sent since the last report to the server's metrics (a lock, taken only when a
+    /// control frame went out).
+    private func reportControlFrames() {
+        guard let counts = session?.controlFrames, counts != reportedControlFrames else { return }
+        metrics.controlFramesSent(counts.subtracting(reportedControlFrames))
+        reportedControlFrames = counts
     }
 
     private func writeCiphertext(context: ChannelHandlerContext) {

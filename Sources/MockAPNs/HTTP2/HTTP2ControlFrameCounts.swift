@@ -1,0 +1,52 @@
+/// Control frames the server sent, by type: what clients with a control-frame budget (swift-nio-http2 allows
+/// about 200 in 30 seconds) count against the server.
+public struct HTTP2ControlFrameCounts: Sendable, Hashable {
+    /// SETTINGS frames that carry values (the connection preface's and each stream-limit change).
+    public var settings = 0
+    /// SETTINGS acknowledgements.
+    public var settingsAcks = 0
+    /// PING acknowledgements (one per PING the client sent; the server never pings first).
+    public var pingAcks = 0
+    /// WINDOW_UPDATE frames.
+    public var windowUpdates = 0
+    /// RST_STREAM frames (refused streams, oversized headers, scripted resets).
+    public var rstStreams = 0
+    /// GOAWAY frames.
+    public var goaways = 0
+
+    /// All counts zero.
+    public init() {}
+
+    /// Every control frame counted.
+    public var total: Int { settings + settingsAcks + pingAcks + windowUpdates + rstStreams + goaways }
+
+    /// The counts by name, as `/metrics` labels and `/v1/stats` keys spell them.
+    public var byName: [(name: String, count: Int)] {
+        [
+            ("settings", settings), ("settings_ack", settingsAcks), ("ping_ack", pingAcks),
+            ("window_update", windowUpdates), ("rst_stream", rstStreams), ("goaway", goaways),
+        ]
+    }
+
+    /// Adds `other`'s counts to these.
+    mutating func add(_ other: HTTP2ControlFrameCounts) {
+        settings += other.settings
+        settingsAcks += other.settingsAcks
+        pingAcks += other.pingAcks
+        windowUpdates += other.windowUpdates
+        rstStreams += other.rstStreams
+        goaways += other.goaways
+    }
+
+    /// These counts less `other`'s.
+    func subtracting(_ other: HTTP2ControlFrameCounts) -> HTTP2ControlFrameCounts {
+        var difference = HTTP2ControlFrameCounts()
+        difference.settings = settings - other.settings
+        difference.settingsAcks = settingsAcks - other.settingsAcks
+        difference.pingAcks = pingAcks - other.pingAcks
+        difference.windowUpdates = windowUpdates - other.windowUpdates
+        difference.rstStreams = rstStreams - other.rstStreams
+        difference.goaways = goaways - other.goaways
+        return difference
+    }
+}

@@ -1,0 +1,87 @@
+import CNGHTTP2
+
+/// A frame the client sent that RFC 9113 §5.1 answers with a connection error, which nghttp2 1.52 (with closed
+/// streams not kept) would ignore: GOAWAY with `errorCode`, then the connection ends.
+struct HTTP2ConnectionViolation: Equatable {
+    /// The GOAWAY error code (STREAM_CLOSED or PROTOCOL_ERROR).
+    var errorCode: UInt32
+    /// The GOAWAY's last-stream-id: the highest request stream opened before the frame.
+    var lastStreamID: Int32
+    /// What was wrong, sent as the GOAWAY's debug data (as nghttp2 words its own).
+    var message: String
+}
+
+extension HTTP2Session {
+    /// The frame header of every received frame: DATA or HEADERS on a stream nghttp2 no longer knows is checked
+    /// against the stream history (RFC 9113 §5.1). Everything else is nghttp2's to judge.
+    func beginFrame(type: UInt8, streamID: Int32) {
+        guard type <= UInt8(NGHTTP2_HEADERS.rawValue), streamID <= history.highest, violation == nil,
+            streamID & 1 == 1, !holdsStream(streamID)
+        else { return }
+        let isHeaders = type == UInt8(NGHTTP2_HEADERS.rawValue)
+        let found: HTTP2ConnectionViolation
+        switch history.verdict(streamID: streamID, isHeaders: isHeaders) {
+        case .allowed:
+            return
+        case .streamClosed:
+            found = HTTP2ConnectionViolation(
+                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: history.highest,
+                message: "\(isHeaders ? "HEADERS" : "DATA"): stream \(streamID) closed")
+        case .lowerStreamID:
+            found = HTTP2ConnectionViolation(
+                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: history.highest,
+                message: "HEADERS: stream \(streamID) is below stream \(history.highest), already opened")
+        }
+        violation = found
+        // Requests completed after this frame, in the same read, are above the GOAWAY: not processed.
+        goawayLastStreamID = min(goawayLastStreamID, found.lastStreamID)
+    }
+
+    /// A frame went out: control frames are counted; a GOAWAY's last-stream-id bounds what is processed.
+    func frameSent(type: UInt8, flags: UInt8, streamID: Int32, goawayLastStreamID last: Int32) {
+        let ack = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+        switch UInt32(type) {
+        case NGHTTP2_SETTINGS.rawValue:
+            if ack { controlFrames.settingsAcks += 1 } else { controlFrames.settings += 1 }
+        case NGHTTP2_PING.rawValue:
+            if ack { controlFrames.pingAcks += 1 }
+        case NGHTTP2_WINDOW_UPDATE.rawValue:
+            controlFrames.windowUpdates += 1
+        case NGHTTP2_RST_STREAM.rawValue:
+            controlFrames.rstStreams += 1
+            history.reset(streamID)
+        case NGHTTP2_GOAWAY.rawValue:
+            controlFrames.goaways += 1
+            goawayLastStreamID = min(goawayLastStreamID, last)
+        default:
+            break
+        }
+    }
+}
+
+// MARK: - C trampolines for the frame-level callbacks
+
+func onBeginFrame(
+    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let header, let userData else { return 0 }
+    Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+        $0.beginFrame(type: header.pointee.type, streamID: header.pointee.stream_id)
+    }
+    return 0
+}
+
+func onFrameSend(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    // DATA and HEADERS, two per push, return at once.
+    guard let frame, frame.pointee.hd.type > UInt8(NGHTTP2_PRIORITY.rawValue), let userData else { return 0 }
+    let isGoaway = frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue)
+    let last = isGoaway ? frame.pointee.goaway.last_stream_id : Int32.max
+    Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+        $0.frameSent(
+            type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id,
+            goawayLastStreamID: last)
+    }
+    return 0
+}
