@@ -12,29 +12,51 @@ struct HTTP2ConnectionViolation: Equatable {
 }
 
 extension HTTP2Session {
-    /// The frame header of every received frame: DATA or HEADERS on a stream nghttp2 no longer knows is checked
-    /// against the stream history (RFC 9113 §5.1). Everything else is nghttp2's to judge.
+    /// The frame header of every frame nghttp2 reads: HEADERS on a stream nghttp2 no longer holds is checked
+    /// against the stream history (RFC 9113 §5.1), which catches a lower stream id in the same read as the higher
+    /// one. Frames on streams opened before the read were checked by `checkFrames` already.
     func beginFrame(type: UInt8, streamID: Int32) {
-        guard type <= UInt8(NGHTTP2_HEADERS.rawValue), streamID <= history.highest, violation == nil,
+        guard type == UInt8(NGHTTP2_HEADERS.rawValue), streamID <= history.highest, violation == nil,
             streamID & 1 == 1, !holdsStream(streamID)
         else { return }
-        let isHeaders = type == UInt8(NGHTTP2_HEADERS.rawValue)
+        _ = check(isHeaders: true, streamID: streamID, highest: history.highest)
+    }
+
+    /// Checks the DATA and HEADERS frames in bytes about to be read against the stream history as it stands before
+    /// the read (nghttp2 drops DATA on a stream it no longer holds without any callback). Returns how many bytes
+    /// come before a frame that ends the connection, or nil when none does. A stream opened in these bytes is above
+    /// `history.highest` and is not checked here.
+    func checkFrames(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let highest = history.highest
+        return walker.walk(bytes) { type, streamID in
+            guard type <= UInt8(NGHTTP2_HEADERS.rawValue), streamID <= highest, streamID & 1 == 1, violation == nil,
+                !holdsStream(streamID)
+            else { return true }
+            return check(isHeaders: type == UInt8(NGHTTP2_HEADERS.rawValue), streamID: streamID, highest: highest)
+        }
+    }
+
+    /// Judges a DATA or HEADERS frame on a stream nghttp2 does not hold; false (and `violation` set) when it ends
+    /// the connection.
+    private func check(isHeaders: Bool, streamID: Int32, highest: Int32) -> Bool {
+        let kind = isHeaders ? "HEADERS" : "DATA"
         let found: HTTP2ConnectionViolation
         switch history.verdict(streamID: streamID, isHeaders: isHeaders) {
         case .allowed:
-            return
+            return true
         case .streamClosed:
             found = HTTP2ConnectionViolation(
-                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: history.highest,
-                message: "\(isHeaders ? "HEADERS" : "DATA"): stream \(streamID) closed")
+                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: highest,
+                message: "\(kind): stream \(streamID) closed")
         case .lowerStreamID:
             found = HTTP2ConnectionViolation(
-                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: history.highest,
-                message: "HEADERS: stream \(streamID) is below stream \(history.highest), already opened")
+                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: highest,
+                message: "\(kind): stream \(streamID) is below stream \(highest), already opened")
         }
         violation = found
         // Requests completed after this frame, in the same read, are above the GOAWAY: not processed.
-        goawayLastStreamID = min(goawayLastStreamID, found.lastStreamID)
+        goawayLastStreamID = min(goawayLastStreamID, highest)
+        return false
     }
 
     /// A frame went out: control frames are counted; a GOAWAY's last-stream-id bounds what is processed.

@@ -86,6 +86,8 @@ final class HTTP2Session {
     var history = HTTP2StreamHistory()
     /// The first frame that calls for a connection error nghttp2 would not raise; the owner sends the GOAWAY.
     var violation: HTTP2ConnectionViolation?
+    /// The frame headers of the client's bytes, found before nghttp2 reads them.
+    var walker = HTTP2FrameWalker()
 
     init(settings: HTTP2Settings) throws(ProtocolError) {
         announcedMaxConcurrentStreams = settings.maxConcurrentStreams
@@ -152,7 +154,10 @@ final class HTTP2Session {
         guard let session else { return }
         let result = buffer.withUnsafeReadableBytes { bytes -> Int in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            // Bytes from a frame that ends the connection on are not read (see `checkFrames`).
+            let length = checkFrames(bytes) ?? bytes.count
+            guard length > 0 else { return 0 }
+            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), length)
         }
         if result < 0 {
             throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(result))))

@@ -68,8 +68,6 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if mode != .closed { metrics.connectionClosed() }
         reportControlFrames()
-        streamLimitWake?.cancel()
-        streamLimitWake = nil
         mode = .closed
         session = nil
         context.fireChannelInactive()
@@ -278,11 +276,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     batchRecords.append(record)
                     batchAnswers.append((streamID, response))
                 } else {
-                    answerBatch(context: context)
+                    answerBatch()
                     answer(streamID, response, record: consume record, context: context)
                 }
             case .fault(let fault, let record, let response, let delay):
-                answerBatch(context: context)  // what was decided before the fault goes first
+                answerBatch()  // what was decided before the fault goes first
                 if let delay {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.inject(fault, streamID: streamID, response: response, record: record, context: context)
@@ -292,7 +290,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 }
             }
         }
-        answerBatch(context: context)
+        answerBatch()
     }
 
     /// The immediate answers of the batch being decided, and their records, in order.
@@ -301,15 +299,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// Records the batch's answers with one journal append (one lock for the read, not one per push), then hands
     /// them to HTTP/2: each record is still in the journal before its answer is submitted.
-    private func answerBatch(context: ChannelHandlerContext) {
+    private func answerBatch() {
         guard !batchRecords.isEmpty else { return }
         let answeredAt = engine.clock.now()
         for index in batchRecords.indices { batchRecords[index].answeredAt = answeredAt }
         engine.journal.append(contentsOf: &batchRecords)
         for answer in batchAnswers {
-            if session?.submitResponse(streamID: answer.streamID, response: answer.response) == true {
-                updateStanding(after: answer.response, context: context)
-            }
+            // A stream-limit change goes out before the answer that caused it, while the stream is still open.
+            updateStanding(after: answer.response)
+            session?.submitResponse(streamID: answer.streamID, response: answer.response)
         }
         batchAnswers.removeAll(keepingCapacity: true)
     }
@@ -352,9 +350,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         record.answeredAt = engine.clock.now()
         engine.journal.append(record)
-        if session.submitResponse(streamID: streamID, response: response) {
-            updateStanding(after: response, context: context)
-        }
+        updateStanding(after: response)
+        session.submitResponse(streamID: streamID, response: response)
     }
 
     private func inject(
@@ -380,7 +377,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     /// The HTTP/2 standing of the real service (§2, seen): one stream after a rejection until a success, and
     /// one stream on a token connection until a valid provider token.
-    private func updateStanding(after response: APNsResponse, context: ChannelHandlerContext) {
+    private func updateStanding(after response: APNsResponse) {
         if response.status == 200 {
             inErrorStanding = false
         } else if (400..<500).contains(response.status), response.status != 410 {
@@ -388,39 +385,29 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         // The limit follows the world, the provider token and the error standing: worked out when one changed.
         let standing = Standing(world: worldGeneration, authenticated: auth.isAuthenticated, inError: inErrorStanding)
-        guard standing != announcedStanding else { return }
+        guard standing != announcedStanding else {
+            // A held change goes out with the first answer after its interval: never alone on an idle connection.
+            if streamLimit.heldUntil != nil { releaseStreamLimit() }
+            return
+        }
         announcedStanding = standing
-        announceStreamLimit(UInt32(clamping: desiredStreamLimit(world.fidelity)), context: context)
-    }
-
-    /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value to announce.
-    private var streamLimit = StreamLimitAnnouncer(initial: 0)
-    /// The pending announcement of a coalesced stream limit; cancelled when the connection closes.
-    private var streamLimitWake: Scheduled<Void>?
-
-    /// Sends the new stream limit now, or when the announce interval ends (flips in between coalesce).
-    private func announceStreamLimit(_ value: UInt32, context: ChannelHandlerContext) {
+        let now = NIODeadline.now().uptimeNanoseconds
         let interval = world.fidelity.streamLimitAnnounceInterval.nanoseconds
-        let action = streamLimit.want(value, now: NIODeadline.now().uptimeNanoseconds, interval: interval)
-        perform(action, context: context)
-    }
-
-    private func perform(_ action: StreamLimitAnnouncer.Action, context: ChannelHandlerContext) {
-        switch action {
-        case .none:
-            break
-        case .announce(let value):
+        let value = UInt32(clamping: desiredStreamLimit(world.fidelity))
+        if case .announce(let value) = streamLimit.want(value, now: now, interval: interval) {
             session?.announceMaxConcurrentStreams(value)
-        case .wake(let due):
-            streamLimitWake = context.eventLoop.assumeIsolated().scheduleTask(deadline: .uptimeNanoseconds(due)) {
-                [self] in
-                streamLimitWake = nil
-                guard mode == .http2 else { return }
-                perform(streamLimit.wake(now: NIODeadline.now().uptimeNanoseconds), context: context)
-                flush(context: context)
-            }
         }
     }
+
+    /// Announces the held stream limit once its interval has ended.
+    private func releaseStreamLimit() {
+        if case .announce(let value) = streamLimit.release(now: NIODeadline.now().uptimeNanoseconds) {
+            session?.announceMaxConcurrentStreams(value)
+        }
+    }
+
+    /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.
+    private var streamLimit = StreamLimitAnnouncer(initial: 0)
 
     private struct Standing: Equatable {
         var world: UInt64
