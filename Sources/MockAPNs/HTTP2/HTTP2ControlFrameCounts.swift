@@ -17,6 +17,16 @@ public struct HTTP2ControlFrameCounts: Sendable, Hashable {
     /// All counts zero.
     public init() {}
 
+    /// The counts given.
+    public init(settings: Int, settingsAcks: Int, pingAcks: Int, windowUpdates: Int, rstStreams: Int, goaways: Int) {
+        self.settings = settings
+        self.settingsAcks = settingsAcks
+        self.pingAcks = pingAcks
+        self.windowUpdates = windowUpdates
+        self.rstStreams = rstStreams
+        self.goaways = goaways
+    }
+
     /// Every control frame counted.
     public var total: Int { settings + settingsAcks + pingAcks + windowUpdates + rstStreams + goaways }
 
@@ -48,5 +58,17 @@ public struct HTTP2ControlFrameCounts: Sendable, Hashable {
         difference.rstStreams = rstStreams - other.rstStreams
         difference.goaways = goaways - other.goaways
         return difference
+    }
+}
+
+extension HTTP2ControlFrameCounts {
+    /// The counts as one Prometheus counter labelled by frame type.
+    var prometheusText: String {
+        let name = "mock_apns_http2_control_frames_sent_total"
+        var text = "# HELP \(name) HTTP/2 control frames the APNs connections sent, by type.\n# TYPE \(name) counter\n"
+        for (type, count) in byName {
+            text += "\(name){type=\"\(type)\"} \(count)\n"
+        }
+        return text
     }
 }
