@@ -39,6 +39,8 @@ extension HTTP2Session {
     /// Judges a DATA or HEADERS frame on a stream nghttp2 does not hold; false (and `violation` set) when it ends
     /// the connection.
     private func check(isHeaders: Bool, streamID: Int32, highest: Int32) -> Bool {
+        // Above a GOAWAY's last-stream-id the stream was never processed: its frames are ignored (RFC 9113 §6.8).
+        if streamID > goawayLastStreamID { return true }
         let kind = isHeaders ? "HEADERS" : "DATA"
         let found: HTTP2ConnectionViolation
         switch history.verdict(streamID: streamID, isHeaders: isHeaders) {

@@ -78,16 +78,16 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     private(set) var announcedMaxConcurrentStreams: UInt32
     /// Control frames sent so far (counted as nghttp2 sends them).
-    var controlFrames = HTTP2ControlFrameCounts()
+    @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
     /// The lowest last-stream-id of a GOAWAY submitted or sent (`Int32.max` before any): a request above it is one
     /// the client was told was never processed, so it is neither recorded nor answered.
-    var goawayLastStreamID = Int32.max
+    @exclusivity(unchecked) var goawayLastStreamID = Int32.max
     /// The closed streams' exceptions, for RFC 9113 §5.1's frame rules.
-    var history = HTTP2StreamHistory()
+    @exclusivity(unchecked) var history = HTTP2StreamHistory()
     /// The first frame that calls for a connection error nghttp2 would not raise; the owner sends the GOAWAY.
-    var violation: HTTP2ConnectionViolation?
+    @exclusivity(unchecked) var violation: HTTP2ConnectionViolation?
     /// The frame headers of the client's bytes, found before nghttp2 reads them.
-    var walker = HTTP2FrameWalker()
+    @exclusivity(unchecked) var walker = HTTP2FrameWalker()
 
     init(settings: HTTP2Settings) throws(ProtocolError) {
         announcedMaxConcurrentStreams = settings.maxConcurrentStreams

@@ -256,6 +256,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let memo = memo
         // The requests of one read arrived together: one clock reading is their arrival time.
         let receivedAt = engine.clock.now()
+        // A session nghttp2 has ended (a GOAWAY after a protocol error went out) sends nothing more.
+        let answerable = session.isAlive
         // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
         // which takes it apart into its journal record.
         requests.reverse()
@@ -272,7 +274,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.answer(streamID, response, record: record, context: context)
                     }
-                } else if mode == .http2, session.isStreamOpen(streamID) {
+                } else if answerable, mode == .http2, session.isStreamOpen(streamID) {
                     batchRecords.append(record)
                     batchAnswers.append((streamID, response))
                 } else {
@@ -340,11 +342,16 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     ) {
         // Above a GOAWAY's last-stream-id: the client was told it was never processed.
         if let session, streamID > session.goawayLastStreamID { return }
-        guard mode == .http2, let session, session.isStreamOpen(streamID) else {
-            // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
+        guard mode == .http2, let session, session.isStreamOpen(streamID), session.isAlive else {
+            // The client reset the stream (or left) before a delayed answer, or nghttp2 ended the session after a
+            // protocol error: record that nothing was sent.
+            let ended = mode == .http2 && session.map { $0.isStreamOpen(streamID) && !$0.isAlive } == true
             record.response = nil
             record.answeredAt = nil
-            record.fault = "stream closed by the client before the answer"
+            record.fault =
+                ended
+                ? "connection ended by an HTTP/2 protocol error before the answer"
+                : "stream closed by the client before the answer"
             engine.journal.append(record)
             return
         }

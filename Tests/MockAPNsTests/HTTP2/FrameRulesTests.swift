@@ -65,8 +65,13 @@ struct FrameRulesTests {
             let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.streamClosed)
-            // Never recorded twice; recorded at most once.
-            #expect(server.journal.count <= 1)
+            #expect(goaway.lastStreamID == 1)
+            // nghttp2 ends the session with its GOAWAY: the request is recorded once, as never answered.
+            #expect(RawTCP.frames(in: answer).filter { $0.type == 0x1 }.isEmpty)
+            let records = server.journal.records()
+            #expect(records.map(\.streamID) == [1])
+            #expect(records.first?.response == nil)
+            #expect(records.first?.fault == "connection ended by an HTTP/2 protocol error before the answer")
         }
     }
 
@@ -122,6 +127,28 @@ struct FrameRulesTests {
             #expect(RawTCP.goaway(in: answer) == nil)
             #expect(RawTCP.frames(in: answer).filter { $0.type == 0x1 }.map(\.stream) == [3, 5])
             #expect(server.journal.records().map(\.streamID) == [3, 5])
+        }
+    }
+
+    @Test("DATA in flight for a stream above a GOAWAY's last-stream-id is ignored; that stream is not recorded")
+    func dataAboveGoaway() async throws {
+        let goawayToken = ScriptedRulesEndToEndTests.token(3)
+        var scenario = try ScriptedRulesEndToEndTests.scenario(
+            "  - { match: { token: \"\(goawayToken)\" }, fault: goaway }")
+        scenario.world.fidelity.singleStreamUntilAuthenticated = false
+        try await withTestServer(scenario: scenario, cleartext: true) { server in
+            let port = try #require(server.cleartextPort)
+            var frames = HTTP2ClientFrames()
+            frames.request(path: "/3/device/\(goawayToken)", headers: Self.headers, body: EndToEndTests.alert)  // 1
+            _ = frames.partialRequest(path: Self.path, headers: Self.headers, bodyPrefix: "{")  // 3: above the GOAWAY
+            let first = frames.takeBytes()
+            frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 3, payload: Array("}".utf8)))
+            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
+            let goaways = RawTCP.frames(in: answer).filter { $0.type == 0x7 }
+            #expect(goaways.count == 1, "only the scripted GOAWAY, no STREAM_CLOSED one")
+            let goaway = try #require(RawTCP.goaway(in: answer))
+            #expect(goaway.lastStreamID == 1 && goaway.errorCode == 0)
+            #expect(server.journal.records().map(\.streamID) == [1])
         }
     }
 
