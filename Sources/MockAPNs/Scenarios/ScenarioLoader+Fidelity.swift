@@ -1,9 +1,9 @@
 extension ScenarioLoader.Reader {
     /// The fidelity fields, by `FidelitySettings` name (reasons by their wire name).
     static let fidelityFields = [
-        "singleStreamUntilAuthenticated", "singleStreamAfterError", "maxConcurrentStreams", "streamLimitAnnounceInterval",
-        "methodCheckedBeforePath",
-        "topicSuffixMismatch", "backgroundPriorityTen", "certificateTopicNotAllowed", "keyTopicNotAllowed",
+        "singleStreamUntilAuthenticated", "singleStreamAfterError", "maxConcurrentStreams",
+        "streamLimitAnnounceInterval", "methodCheckedBeforePath", "topicSuffixMismatch", "backgroundPriorityTen",
+        "certificateTopicNotAllowed", "keyTopicNotAllowed",
         "invalidJSONPayload", "acceptStringIssuedAt", "maxFutureIssuedAt", "providerTokenLifetime",
         "providerTokenMinimumInterval", "badEnvironmentKeyReason", "acceptUppercaseDeviceTokens", "missingPushType",
         "certificateEnvironmentMismatch", "sandboxUniqueID",

@@ -91,7 +91,8 @@ struct StreamLimitTests {
                      "-H", "authorization: bearer \(testProviderToken())"] + uris)
                 let elapsed = ContinuousClock.now - started
                 #expect(server.journal.count == 60, "\(output.suffix(2000))")
-                return (TransportTests.announcedStreamLimits(output), elapsed, server.metrics.controlFramesSent.settings)
+                let limits = TransportTests.announcedStreamLimits(output)
+                return (limits, elapsed, server.metrics.controlFramesSent.settings)
             }
         }
         let immediate = try await run(interval: .zero)

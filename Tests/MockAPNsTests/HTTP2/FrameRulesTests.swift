@@ -95,7 +95,7 @@ struct FrameRulesTests {
         }
     }
 
-    @Test("a lower stream in the same write as the higher one: GOAWAY PROTOCOL_ERROR, last-stream-id covers the records")
+    @Test("a lower stream in the same read as the higher one: GOAWAY PROTOCOL_ERROR covering every record")
     func lowerStreamIDSameRead() async throws {
         try await withServer { server, port in
             var frames = HTTP2ClientFrames()
