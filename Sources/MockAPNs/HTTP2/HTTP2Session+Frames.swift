@@ -42,22 +42,24 @@ extension HTTP2Session {
         // Above a GOAWAY's last-stream-id the stream was never processed: its frames are ignored (RFC 9113 §6.8).
         if streamID > goawayLastStreamID { return true }
         let kind = isHeaders ? "HEADERS" : "DATA"
+        // A later GOAWAY never raises the last-stream-id of an earlier one (RFC 9113 §6.8).
+        let last = min(highest, goawayLastStreamID)
         let found: HTTP2ConnectionViolation
         switch history.verdict(streamID: streamID, isHeaders: isHeaders) {
         case .allowed:
             return true
         case .streamClosed:
             found = HTTP2ConnectionViolation(
-                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: highest,
+                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: last,
                 message: "\(kind): stream \(streamID) closed")
         case .lowerStreamID:
             found = HTTP2ConnectionViolation(
-                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: highest,
+                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: last,
                 message: "\(kind): stream \(streamID) is below stream \(highest), already opened")
         }
         violation = found
         // Requests completed after this frame, in the same read, are above the GOAWAY: not processed.
-        goawayLastStreamID = min(goawayLastStreamID, highest)
+        goawayLastStreamID = last
         return false
     }
 
