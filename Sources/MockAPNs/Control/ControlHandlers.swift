@@ -185,6 +185,7 @@ struct ControlHandlers: Sendable {
             text +=
                 "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n\(gauge.name) \(gauge.value)\n"
         }
+        text += server.metrics.controlFramesSent.prometheusText
         return ControlResponse.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -34,6 +34,7 @@ final class JournalStatsCounter: Sendable {
             stats.dropped = journal.droppedCount
             stats.openConnections = metrics.openConnections
             stats.totalConnections = metrics.totalConnections
+            stats.controlFramesSent = metrics.controlFramesSent
             return stats
         }
     }

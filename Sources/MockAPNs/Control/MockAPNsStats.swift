@@ -24,6 +24,8 @@ public struct MockAPNsStats: Sendable, Hashable {
     public var openConnections: Int
     /// Connections accepted since start.
     public var totalConnections: Int
+    /// HTTP/2 control frames the APNs connections sent since start, by type.
+    public var controlFramesSent = HTTP2ControlFrameCounts()
 
     /// Stats with every count given.
     public init(
@@ -68,6 +70,12 @@ extension MockAPNsStats {
                 "connections",
                 .object([("open", .number(String(openConnections))), ("total", .number(String(totalConnections)))])
             ),
+            (
+                "controlFramesSent",
+                .object(
+                    controlFramesSent.byName.map { ($0.name, .number(String($0.count))) }
+                        + [("total", .number(String(controlFramesSent.total)))])
+            ),
         ])
     }
 
@@ -83,5 +91,10 @@ extension MockAPNsStats {
             byReason: counts(json["byReason"]), byPushType: counts(json["byPushType"]),
             byTopic: counts(json["byTopic"]), byConnection: counts(json["byConnection"]),
             openConnections: int(json["connections"]?["open"]), totalConnections: int(json["connections"]?["total"]))
+        let frames = json["controlFramesSent"]
+        controlFramesSent = HTTP2ControlFrameCounts(
+            settings: int(frames?["settings"]), settingsAcks: int(frames?["settings_ack"]),
+            pingAcks: int(frames?["ping_ack"]), windowUpdates: int(frames?["window_update"]),
+            rstStreams: int(frames?["rst_stream"]), goaways: int(frames?["goaway"]))
     }
 }

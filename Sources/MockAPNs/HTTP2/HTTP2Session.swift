@@ -77,6 +77,17 @@ final class HTTP2Session {
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     private(set) var announcedMaxConcurrentStreams: UInt32
+    /// Control frames sent so far (counted as nghttp2 sends them).
+    @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
+    /// The lowest last-stream-id of a GOAWAY submitted or sent (`Int32.max` before any): a request above it is one
+    /// the client was told was never processed, so it is neither recorded nor answered.
+    @exclusivity(unchecked) var goawayLastStreamID = Int32.max
+    /// The closed streams' exceptions, for RFC 9113 §5.1's frame rules.
+    @exclusivity(unchecked) var history = HTTP2StreamHistory()
+    /// The first frame that calls for a connection error nghttp2 would not raise; the owner sends the GOAWAY.
+    @exclusivity(unchecked) var violation: HTTP2ConnectionViolation?
+    /// The frame headers of the client's bytes, found before nghttp2 reads them.
+    @exclusivity(unchecked) var walker = HTTP2FrameWalker()
 
     init(settings: HTTP2Settings) throws(ProtocolError) {
         announcedMaxConcurrentStreams = settings.maxConcurrentStreams
@@ -90,6 +101,8 @@ final class HTTP2Session {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, onBeginFrame)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSend)
 
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else {
@@ -141,7 +154,10 @@ final class HTTP2Session {
         guard let session else { return }
         let result = buffer.withUnsafeReadableBytes { bytes -> Int in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+            // Bytes from a frame that ends the connection on are not read (see `checkFrames`).
+            let length = checkFrames(bytes) ?? bytes.count
+            guard length > 0 else { return 0 }
+            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), length)
         }
         if result < 0 {
             throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(result))))
@@ -177,6 +193,13 @@ final class HTTP2Session {
     func isStreamOpen(_ streamID: Int32) -> Bool {
         guard let session else { return false }
         return nghttp2_session_find_stream(session, streamID) != nil && stream(streamID) != nil
+    }
+
+    /// Whether nghttp2 still holds the stream (a request being collected or answered, or a stream it has yet to
+    /// reset). The request's own slot is looked at first: the stream a DATA frame continues is the last one found.
+    func holdsStream(_ streamID: Int32) -> Bool {
+        guard let session else { return false }
+        return stream(streamID) != nil || nghttp2_session_find_stream(session, streamID) != nil
     }
 
     /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
@@ -280,11 +303,16 @@ final class HTTP2Session {
         _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
     }
 
-    /// Sends GOAWAY with APNs's JSON debug data, e.g. `{"reason":"Shutdown"}`.
-    func submitGoaway(lastStreamID: Int32? = nil, reason: String?, errorCode: UInt32 = NGHTTP2_NO_ERROR.rawValue) {
+    /// Sends GOAWAY with APNs's JSON debug data, e.g. `{"reason":"Shutdown"}`, or with `debugText` as it is.
+    func submitGoaway(
+        lastStreamID: Int32? = nil, reason: String?, debugText: String? = nil,
+        errorCode: UInt32 = NGHTTP2_NO_ERROR.rawValue
+    ) {
         guard let session else { return }
         let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
-        var debug: [UInt8] = reason.map { Array("{\"reason\":\"\(JSONText.escape($0))\"}".utf8) } ?? []
+        goawayLastStreamID = min(goawayLastStreamID, last)
+        var debug: [UInt8] =
+            reason.map { Array("{\"reason\":\"\(JSONText.escape($0))\"}".utf8) } ?? Array((debugText ?? "").utf8)
         _ = debug.withUnsafeMutableBufferPointer { bytes in
             nghttp2_submit_goaway(
                 session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode, bytes.baseAddress, bytes.count)
@@ -326,6 +354,7 @@ final class HTTP2Session {
         }
         nghttp2_session_set_stream_user_data(session, streamID, UnsafeMutableRawPointer(bitPattern: slot + 1))
         openStreamCount += 1
+        history.opened(streamID)
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -523,6 +552,8 @@ private func onFrameReceived(
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
         withOwner(userData, orElse: ()) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
+    } else if type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
+        withOwner(userData, orElse: ()) { $0.history.reset(frame.pointee.hd.stream_id) }
     }
     return 0
 }

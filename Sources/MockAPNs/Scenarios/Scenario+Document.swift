@@ -97,6 +97,7 @@ extension FidelitySettings {
             ("singleStreamUntilAuthenticated", .bool(singleStreamUntilAuthenticated)),
             ("singleStreamAfterError", .bool(singleStreamAfterError)),
             ("maxConcurrentStreams", .number(String(maxConcurrentStreams))),
+            ("streamLimitAnnounceInterval", .string(ScriptedRule.durationText(streamLimitAnnounceInterval))),
             ("methodCheckedBeforePath", .bool(methodCheckedBeforePath)),
             ("topicSuffixMismatch", .string(topicSuffixMismatch.name)),
             ("backgroundPriorityTen", reasonOrAccept(backgroundPriorityTen)),

@@ -4,8 +4,9 @@ extension ScenarioLoader.Reader {
 
     /// The fidelity fields, by `FidelitySettings` name (reasons by their wire name).
     static let fidelityFields = [
-        "singleStreamUntilAuthenticated", "singleStreamAfterError", "maxConcurrentStreams", "methodCheckedBeforePath",
-        "topicSuffixMismatch", "backgroundPriorityTen", "certificateTopicNotAllowed", "keyTopicNotAllowed",
+        "singleStreamUntilAuthenticated", "singleStreamAfterError", "maxConcurrentStreams",
+        "streamLimitAnnounceInterval", "methodCheckedBeforePath", "topicSuffixMismatch", "backgroundPriorityTen",
+        "certificateTopicNotAllowed", "keyTopicNotAllowed",
         "invalidJSONPayload", "acceptStringIssuedAt", "maxFutureIssuedAt", "providerTokenLifetime",
         "providerTokenMinimumInterval", "badEnvironmentKeyReason", "acceptUppercaseDeviceTokens", "missingPushType",
         "certificateEnvironmentMismatch", "sandboxUniqueID",
@@ -23,6 +24,15 @@ extension ScenarioLoader.Reader {
         }
         if let value = fields["maxConcurrentStreams"] {
             settings.maxConcurrentStreams = try value.integer(in: 1...Int(Int32.max))
+        }
+        if let value = fields["streamLimitAnnounceInterval"] {
+            let interval = try duration(value)
+            guard interval <= FidelitySettings.maxStreamLimitAnnounceInterval else {
+                throw value.error(
+                    "streamLimitAnnounceInterval must be between 0ms and 60s (0ms announces every change at once); "
+                        + "got \(value.shortDescription)")
+            }
+            settings.streamLimitAnnounceInterval = interval
         }
         if let value = fields["methodCheckedBeforePath"] {
             settings.methodCheckedBeforePath = try value.bool()

@@ -67,6 +67,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if mode != .closed { metrics.connectionClosed() }
+        reportControlFrames()
         mode = .closed
         session = nil
         context.fireChannelInactive()
@@ -171,6 +172,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         settings.maxConcurrentStreams = UInt32(clamping: desiredStreamLimit(fidelity))
         do {
             session = try HTTP2Session(settings: settings)
+            streamLimit = StreamLimitAnnouncer(initial: settings.maxConcurrentStreams)
             mode = .http2
             // With ALPN h2 the server preface goes out at once; otherwise it waits for the client's first bytes,
             // so that an HTTP/1.1 client is refused in plain text, not with a binary SETTINGS frame first.
@@ -211,8 +213,30 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             finish(context: context)
             return
         }
+        if let violation = session.violation {
+            answerViolation(violation, session: session, context: context)
+            return
+        }
+        // nghttp2 may have queued a GOAWAY of its own while reading (its RST_STREAM rate limit): sending what is
+        // queued first makes its last-stream-id known before any request of this read is recorded.
+        if !session.completedRequests.isEmpty, session.wantsWrite, !gatherOutput(context: context) { return }
         processCompletedRequests(context: context)
         flush(context: context)
+    }
+
+    /// A frame RFC 9113 §5.1 answers with a connection error: GOAWAY (what was read before it is still
+    /// processed), then the connection ends.
+    private func answerViolation(
+        _ violation: HTTP2ConnectionViolation, session: HTTP2Session, context: ChannelHandlerContext
+    ) {
+        logger.debug(
+            "HTTP/2 connection error", metadata: ["connection": "\(info.id)", "error": "\(violation.message)"])
+        session.submitGoaway(
+            lastStreamID: violation.lastStreamID, reason: nil, debugText: violation.message,
+            errorCode: violation.errorCode)
+        processCompletedRequests(context: context)
+        flush(context: context)
+        finish(context: context)
     }
 
     private func processCompletedRequests(context: ChannelHandlerContext) {
@@ -232,11 +256,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let memo = memo
         // The requests of one read arrived together: one clock reading is their arrival time.
         let receivedAt = engine.clock.now()
+        // A session nghttp2 has ended (a GOAWAY after a protocol error went out) sends nothing more.
+        let answerable = session.isAlive
         // Each request is moved out of the batch (reversed, then popped from the end) and handed to `decide`,
         // which takes it apart into its journal record.
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
+            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again).
+            guard streamID <= session.goawayLastStreamID else { continue }
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
                 ids: &ids, verdict: &lastVerdict)
@@ -246,7 +274,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                     scheduleDelayed(context: context, delay: delay) { handler, context in
                         handler.answer(streamID, response, record: record, context: context)
                     }
-                } else if mode == .http2, session.isStreamOpen(streamID) {
+                } else if answerable, mode == .http2, session.isStreamOpen(streamID) {
                     batchRecords.append(record)
                     batchAnswers.append((streamID, response))
                 } else {
@@ -279,9 +307,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         for index in batchRecords.indices { batchRecords[index].answeredAt = answeredAt }
         engine.journal.append(contentsOf: &batchRecords)
         for answer in batchAnswers {
-            if session?.submitResponse(streamID: answer.streamID, response: answer.response) == true {
-                updateStanding(after: answer.response)
-            }
+            // A stream-limit change goes out before the answer that caused it, while the stream is still open.
+            updateStanding(after: answer.response)
+            session?.submitResponse(streamID: answer.streamID, response: answer.response)
         }
         batchAnswers.removeAll(keepingCapacity: true)
     }
@@ -312,19 +340,25 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private func answer(
         _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
     ) {
-        guard mode == .http2, let session, session.isStreamOpen(streamID) else {
-            // The client reset the stream (or left) before a delayed answer: record that nothing was sent.
+        // Above a GOAWAY's last-stream-id: the client was told it was never processed.
+        if let session, streamID > session.goawayLastStreamID { return }
+        guard mode == .http2, let session, session.isStreamOpen(streamID), session.isAlive else {
+            // The client reset the stream (or left) before a delayed answer, or nghttp2 ended the session after a
+            // protocol error: record that nothing was sent.
+            let ended = mode == .http2 && session.map { $0.isStreamOpen(streamID) && !$0.isAlive } == true
             record.response = nil
             record.answeredAt = nil
-            record.fault = "stream closed by the client before the answer"
+            record.fault =
+                ended
+                ? "connection ended by an HTTP/2 protocol error before the answer"
+                : "stream closed by the client before the answer"
             engine.journal.append(record)
             return
         }
         record.answeredAt = engine.clock.now()
         engine.journal.append(record)
-        if session.submitResponse(streamID: streamID, response: response) {
-            updateStanding(after: response)
-        }
+        updateStanding(after: response)
+        session.submitResponse(streamID: streamID, response: response)
     }
 
     private func inject(
@@ -358,10 +392,29 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         // The limit follows the world, the provider token and the error standing: worked out when one changed.
         let standing = Standing(world: worldGeneration, authenticated: auth.isAuthenticated, inError: inErrorStanding)
-        guard standing != announcedStanding else { return }
+        guard standing != announcedStanding else {
+            // A held change goes out with the first answer after its interval: never alone on an idle connection.
+            if streamLimit.heldUntil != nil { releaseStreamLimit() }
+            return
+        }
         announcedStanding = standing
-        session?.announceMaxConcurrentStreams(UInt32(clamping: desiredStreamLimit(world.fidelity)))
+        let now = NIODeadline.now().uptimeNanoseconds
+        let interval = world.fidelity.streamLimitAnnounceInterval.nanoseconds
+        let value = UInt32(clamping: desiredStreamLimit(world.fidelity))
+        if case .announce(let value) = streamLimit.want(value, now: now, interval: interval) {
+            session?.announceMaxConcurrentStreams(value)
+        }
     }
+
+    /// Announces the held stream limit once its interval has ended.
+    private func releaseStreamLimit() {
+        if case .announce(let value) = streamLimit.release(now: NIODeadline.now().uptimeNanoseconds) {
+            session?.announceMaxConcurrentStreams(value)
+        }
+    }
+
+    /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.
+    private var streamLimit = StreamLimitAnnouncer(initial: 0)
 
     private struct Standing: Equatable {
         var world: UInt64
@@ -381,12 +434,34 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     // MARK: - Output
 
-    private func flush(context: ChannelHandlerContext) {
-        guard mode == .http2, let session else { return }
+    /// Moves nghttp2's queued frames into `plaintextOut`, to go out with the next flush. False when the session
+    /// failed (the connection is closed).
+    private func gatherOutput(context: ChannelHandlerContext) -> Bool {
+        guard let session else { return false }
         var plaintext = plaintextOut ?? context.channel.allocator.buffer(capacity: 16_384)
         plaintextOut = nil
-        plaintext.clear()
-        defer { if tls != nil { plaintextOut = plaintext } }
+        do {
+            try session.send(into: &plaintext)
+        } catch {
+            logger.debug("HTTP/2 send failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+            close(context: context)
+            return false
+        }
+        plaintextOut = plaintext
+        return true
+    }
+
+    private func flush(context: ChannelHandlerContext) {
+        guard mode == .http2, let session else { return }
+        // What `gatherOutput` collected goes first; the buffer is emptied once written (kept for reuse over TLS).
+        var plaintext = plaintextOut ?? context.channel.allocator.buffer(capacity: 16_384)
+        plaintextOut = nil
+        defer {
+            if tls != nil {
+                plaintext.clear()
+                plaintextOut = plaintext
+            }
+        }
         do {
             try session.send(into: &plaintext)
         } catch {
@@ -394,6 +469,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             close(context: context)
             return
         }
+        if session.controlFrames.total != reportedControlFrames.total { reportControlFrames() }
         if plaintext.readableBytes > 0 {
             if let tls {
                 let ok = plaintext.withUnsafeReadableBytes { tls.writePlaintext($0) }
@@ -409,6 +485,17 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         if !session.isAlive || (draining && session.openStreamCount == 0 && !session.wantsWrite) {
             finish(context: context)
         }
+    }
+
+    /// The control frames already added to the server's metrics.
+    private var reportedControlFrames = HTTP2ControlFrameCounts()
+
+    /// Adds the control frames sent since the last report to the server's metrics (a lock, taken only when a
+    /// control frame went out).
+    private func reportControlFrames() {
+        guard let counts = session?.controlFrames, counts != reportedControlFrames else { return }
+        metrics.controlFramesSent(counts.subtracting(reportedControlFrames))
+        reportedControlFrames = counts
     }
 
     private func writeCiphertext(context: ChannelHandlerContext) {

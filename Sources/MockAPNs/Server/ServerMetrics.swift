@@ -6,6 +6,7 @@ public final class ServerMetrics: Sendable {
         var openConnections = 0
         var totalConnections = 0
         var failedHandshakes = 0
+        var controlFrames = HTTP2ControlFrameCounts()
     }
 
     private let counts = NIOLockedValueBox(Counts())
@@ -27,6 +28,12 @@ public final class ServerMetrics: Sendable {
         counts.withLockedValue { $0.failedHandshakes += 1 }
     }
 
+    func controlFramesSent(_ sent: HTTP2ControlFrameCounts) {
+        counts.withLockedValue { $0.controlFrames.add(sent) }
+    }
+
+    /// Control frames the APNs connections sent since start, by type (all connections together).
+    public var controlFramesSent: HTTP2ControlFrameCounts { counts.withLockedValue { $0.controlFrames } }
     /// Connections open now.
     public var openConnections: Int { counts.withLockedValue { $0.openConnections } }
     /// Connections accepted since start.

@@ -7,6 +7,12 @@ public struct FidelitySettings: Sendable, Hashable {
     public var singleStreamAfterError = true
     /// MAX_CONCURRENT_STREAMS once a connection is in good standing (1000 since 2021). seen
     public var maxConcurrentStreams = 1000
+    /// The least time between two SETTINGS frames that change MAX_CONCURRENT_STREAMS on one connection; flips
+    /// inside it coalesce into the last value, sent when it ends. Zero sends every flip at once, as APNs does;
+    /// the 1 s default keeps swift-nio-http2 clients (APNSwift, AsyncHTTPClient) under their control-frame limit.
+    public var streamLimitAnnounceInterval: Duration = .seconds(1)
+    /// The most `streamLimitAnnounceInterval` may be.
+    public static let maxStreamLimitAnnounceInterval: Duration = .seconds(60)
     /// Which check wins when both the method and the path are wrong (open): the method, as in Pushy's mock.
     public var methodCheckedBeforePath = true
     /// The answer when a topic lacks the push type's suffix (open).

@@ -282,6 +282,14 @@ struct ControlAPITests {
             let stats = try await ControlCurl.call("GET", control, "/v1/stats").json
             #expect(stats?["byReason"]?["MissingTopic"] == 1)
             #expect(stats?["byStatus"]?["200"] == 1)
+            // Two connections: each sent its preface SETTINGS, a SETTINGS ACK and the connection window's update.
+            let frames = MockAPNsStats(json: try #require(stats)).controlFramesSent
+            #expect(frames.settings >= 2 && frames.settingsAcks >= 2 && frames.windowUpdates == 2)
+            #expect(frames.pingAcks == 0 && frames.goaways == 0)
+            #expect(stats?["controlFramesSent"]?["total"] == JSONValue.number(String(frames.total)))
+            let settingsLine = "mock_apns_http2_control_frames_sent_total{type=\"settings\"} \(frames.settings)\n"
+            #expect(answer.text.contains(settingsLine), "\(answer.text)")
+            #expect(answer.text.contains("mock_apns_http2_control_frames_sent_total{type=\"window_update\"} 2\n"))
         }
     }
 

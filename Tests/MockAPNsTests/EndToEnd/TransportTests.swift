@@ -108,7 +108,10 @@ struct TransportTests {
         "drops to one stream after a rejected push and back after a success",
         .enabled(if: Nghttp.isInstalled, "needs nghttp from nghttp2-client (.ci/run installs it)"))
     func errorStanding() async throws {
-        try await withTestServer { server in
+        // Every flip announced at once (APNs's own behaviour); the default interval coalesces them (StreamLimit).
+        var scenario = Scenario.embeddedDefault(port: 0)
+        scenario.world.fidelity.streamLimitAnnounceInterval = .zero
+        try await withTestServer(scenario: scenario) { server in
             let body = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-body2.json")
             try Self.alert.write(to: body, atomically: true, encoding: .utf8)
             // `-M 1`: nghttp assumes one stream before the server's SETTINGS arrive, so it sends the three

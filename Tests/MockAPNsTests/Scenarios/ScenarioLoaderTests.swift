@@ -432,6 +432,28 @@ struct ScenarioLoaderTests {
         )
     }
 
+    @Test("streamLimitAnnounceInterval takes a duration from 0ms to 60s, 1s by default")
+    func streamLimitAnnounceInterval() throws {
+        #expect(FidelitySettings().streamLimitAnnounceInterval == .seconds(1))
+        #expect(
+            try parse("fidelity: { streamLimitAnnounceInterval: 250ms }").world.fidelity.streamLimitAnnounceInterval
+                == .milliseconds(250))
+        #expect(try parse("fidelity: { streamLimitAnnounceInterval: 0ms }").world.fidelity.streamLimitAnnounceInterval
+            == .zero)
+        #expect(try parse("fidelity: { streamLimitAnnounceInterval: 1m }").world.fidelity.streamLimitAnnounceInterval
+            == .seconds(60))
+        let tooLong = try #require(try loadError("fidelity:\n  streamLimitAnnounceInterval: 61s\n"))
+        #expect(tooLong.error.field == "fidelity.streamLimitAnnounceInterval")
+        #expect(
+            tooLong.error.message
+                == "streamLimitAnnounceInterval must be between 0ms and 60s (0ms announces every change at once); "
+                + "got '61s'")
+        let negative = try #require(try loadError("fidelity:\n  streamLimitAnnounceInterval: -1s\n"))
+        #expect(negative.error.message.hasPrefix("expected a duration such as 250ms"))
+        let bare = try #require(try loadError("fidelity:\n  streamLimitAnnounceInterval: 5\n"))
+        #expect(bare.error.message.hasPrefix("a duration needs a unit"))
+    }
+
     // MARK: - Errors
 
     @Test("the error description reads file:line:column: field: message and leaves out what is unknown")

@@ -30,6 +30,25 @@ struct HTTP2ClientFrames {
         bytes += RawTCP.frame(type: 0x3, stream: stream, payload: [0, 0, 0, 8])
     }
 
+    /// Hand-made bytes (a frame no request helper builds), sent as they are.
+    mutating func append(_ raw: [UInt8]) {
+        bytes += raw
+    }
+
+    /// The next request goes on `stream`: a client reusing an id or going back to a lower one.
+    mutating func nextRequest(onStream stream: UInt32) {
+        nextStream = stream
+    }
+
+    /// The stream the last request went on (0 before any).
+    var lastStream: UInt32 { nextStream > 1 ? nextStream - 2 : 0 }
+
+    /// The bytes so far, taken out: what follows is a later write on the same connection.
+    mutating func takeBytes() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+
     private mutating func open(
         path: String, authority: String?, headers: [(String, String)], method: String = "POST"
     ) -> UInt32 {

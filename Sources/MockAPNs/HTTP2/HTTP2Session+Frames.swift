@@ -1,0 +1,113 @@
+import CNGHTTP2
+
+/// A frame the client sent that RFC 9113 §5.1 answers with a connection error, which nghttp2 1.52 (with closed
+/// streams not kept) would ignore: GOAWAY with `errorCode`, then the connection ends.
+struct HTTP2ConnectionViolation: Equatable {
+    /// The GOAWAY error code (STREAM_CLOSED or PROTOCOL_ERROR).
+    var errorCode: UInt32
+    /// The GOAWAY's last-stream-id: the highest request stream opened before the frame.
+    var lastStreamID: Int32
+    /// What was wrong, sent as the GOAWAY's debug data (as nghttp2 words its own).
+    var message: String
+}
+
+extension HTTP2Session {
+    /// The frame header of every frame nghttp2 reads: HEADERS on a stream nghttp2 no longer holds is checked
+    /// against the stream history (RFC 9113 §5.1), which catches a lower stream id in the same read as the higher
+    /// one. Frames on streams opened before the read were checked by `checkFrames` already.
+    func beginFrame(type: UInt8, streamID: Int32) {
+        guard type == UInt8(NGHTTP2_HEADERS.rawValue), streamID <= history.highest, violation == nil,
+            streamID & 1 == 1, !holdsStream(streamID)
+        else { return }
+        _ = check(isHeaders: true, streamID: streamID, highest: history.highest)
+    }
+
+    /// Checks the DATA and HEADERS frames in bytes about to be read against the stream history as it stands before
+    /// the read (nghttp2 drops DATA on a stream it no longer holds without any callback). Returns how many bytes
+    /// come before a frame that ends the connection, or nil when none does. A stream opened in these bytes is above
+    /// `history.highest` and is not checked here.
+    func checkFrames(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let highest = history.highest
+        return walker.walk(bytes) { type, streamID in
+            guard type <= UInt8(NGHTTP2_HEADERS.rawValue), streamID <= highest, streamID & 1 == 1, violation == nil,
+                !holdsStream(streamID)
+            else { return true }
+            return check(isHeaders: type == UInt8(NGHTTP2_HEADERS.rawValue), streamID: streamID, highest: highest)
+        }
+    }
+
+    /// Judges a DATA or HEADERS frame on a stream nghttp2 does not hold; false (and `violation` set) when it ends
+    /// the connection.
+    private func check(isHeaders: Bool, streamID: Int32, highest: Int32) -> Bool {
+        // Above a GOAWAY's last-stream-id the stream was never processed: its frames are ignored (RFC 9113 §6.8).
+        if streamID > goawayLastStreamID { return true }
+        let kind = isHeaders ? "HEADERS" : "DATA"
+        // A later GOAWAY never raises the last-stream-id of an earlier one (RFC 9113 §6.8).
+        let last = min(highest, goawayLastStreamID)
+        let found: HTTP2ConnectionViolation
+        switch history.verdict(streamID: streamID, isHeaders: isHeaders) {
+        case .allowed:
+            return true
+        case .streamClosed:
+            found = HTTP2ConnectionViolation(
+                errorCode: NGHTTP2_STREAM_CLOSED.rawValue, lastStreamID: last,
+                message: "\(kind): stream \(streamID) closed")
+        case .lowerStreamID:
+            found = HTTP2ConnectionViolation(
+                errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, lastStreamID: last,
+                message: "\(kind): stream \(streamID) is below stream \(highest), already opened")
+        }
+        violation = found
+        // Requests completed after this frame, in the same read, are above the GOAWAY: not processed.
+        goawayLastStreamID = last
+        return false
+    }
+
+    /// A frame went out: control frames are counted; a GOAWAY's last-stream-id bounds what is processed.
+    func frameSent(type: UInt8, flags: UInt8, streamID: Int32, goawayLastStreamID last: Int32) {
+        let ack = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+        switch UInt32(type) {
+        case NGHTTP2_SETTINGS.rawValue:
+            if ack { controlFrames.settingsAcks += 1 } else { controlFrames.settings += 1 }
+        case NGHTTP2_PING.rawValue:
+            if ack { controlFrames.pingAcks += 1 }
+        case NGHTTP2_WINDOW_UPDATE.rawValue:
+            controlFrames.windowUpdates += 1
+        case NGHTTP2_RST_STREAM.rawValue:
+            controlFrames.rstStreams += 1
+            history.reset(streamID)
+        case NGHTTP2_GOAWAY.rawValue:
+            controlFrames.goaways += 1
+            goawayLastStreamID = min(goawayLastStreamID, last)
+        default:
+            break
+        }
+    }
+}
+
+// MARK: - C trampolines for the frame-level callbacks
+
+func onBeginFrame(
+    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let header, let userData else { return 0 }
+    Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+        $0.beginFrame(type: header.pointee.type, streamID: header.pointee.stream_id)
+    }
+    return 0
+}
+
+func onFrameSend(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    // DATA and HEADERS, two per push, return at once.
+    guard let frame, frame.pointee.hd.type > UInt8(NGHTTP2_PRIORITY.rawValue), let userData else { return 0 }
+    let isGoaway = frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue)
+    let last = isGoaway ? frame.pointee.goaway.last_stream_id : Int32.max
+    Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef {
+        $0.frameSent(
+            type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id,
+            goawayLastStreamID: last)
+    }
+    return 0
+}
