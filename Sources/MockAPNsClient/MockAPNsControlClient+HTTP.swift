@@ -44,9 +44,7 @@ extension MockAPNsControlClient {
         do {
             response = try await httpClient.execute(request, timeout: .milliseconds(Self.milliseconds(limit)))
         } catch {
-            throw MockAPNsControlError(
-                status: 503, "cannot reach the mock-apns control API at \(url): \(error); is `mock-apns serve` running?"
-            )
+            throw Self.unreachable(url: url, error: error, timeout: limit)
         }
         let buffer = try await response.body.collect(upTo: Self.maximumAnswerSize)
         let text = String(buffer: buffer)
