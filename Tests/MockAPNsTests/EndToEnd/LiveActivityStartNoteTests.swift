@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// A Live Activity start without an alert: APNs answers 200, the phone drops it; the record says so.
+@Suite("Live Activity start without alert")
+struct LiveActivityStartNoteTests {
+    static let topic = "com.example.app.push-type.liveactivity"
+    static let start =
+        #"{"aps":{"timestamp":1,"event":"start","attributes-type":"DeliveryAttributes","attributes":{},"#
+        + #""content-state":{"eta":5}"#
+
+    @Test("answers 200 and notes that the phone would drop a start with no aps.alert; not with one")
+    func startNote() async throws {
+        try await withTestServer { server in
+            let without = try await sendPush(
+                server, topic: Self.topic, pushType: "liveactivity", body: Self.start + "}}")
+            let with = try await sendPush(
+                server, topic: Self.topic, pushType: "liveactivity",
+                body: Self.start + #","alert":{"title":"Order placed","body":"Preparing"}}}"#)
+            #expect(without == 200 && with == 200)
+            let records = server.journal.records(matching: RequestQuery())
+            try #require(records.count == 2)
+            #expect(records[0].notes.contains(APNsValidator.startWithoutAlertNote), "\(records[0].notes)")
+            #expect(!records[1].notes.contains(APNsValidator.startWithoutAlertNote), "\(records[1].notes)")
+        }
+    }
+}
