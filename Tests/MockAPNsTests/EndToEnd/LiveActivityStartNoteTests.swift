@@ -26,4 +26,21 @@ struct LiveActivityStartNoteTests {
             #expect(!records[1].notes.contains(APNsValidator.startWithoutAlertNote), "\(records[1].notes)")
         }
     }
+
+    @Test("a scripted answer records the push type the checks would take: alert when the header is missing")
+    func scriptedPushType() async throws {
+        try await withTestServer { server in
+            try await server.addRules(ScenarioLoader.parseRules(yaml: #"{"respond": {"reason": "Unregistered"}}"#))
+            let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
+            let port = server.port
+            let status = try await offPool {
+                try Curl.request(port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: "{}")
+                    .status
+            }
+            #expect(status == 410)
+            let record = try #require(server.journal.records(matching: RequestQuery()).first)
+            #expect(record.pushType == "alert")
+            #expect(record.rule.hasPrefix("scripted:"))
+        }
+    }
 }
