@@ -54,6 +54,13 @@ extension MockAPNsControlClient {
             guard let json else { throw Self.unreadable("answer") }
             return json
         }
+        guard json?["error"] != nil else {
+            // Not one of the control API's refusals: another server, or a proxy, answered at this URL.
+            throw MockAPNsControlError(
+                status: status,
+                "\(url) answered HTTP \(status) without a mock-apns error; is it the control API's URL? "
+                    + "(serve prints it in its banner)")
+        }
         throw Self.error(status: status, json: json, text: text)
     }
 

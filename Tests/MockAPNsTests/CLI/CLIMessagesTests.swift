@@ -133,6 +133,8 @@ struct CLIMessagesTests {
         let watch = try #require(serve.bannerLine(containing: "watch pushes"), "\(serve.banner)")
         let command = "mock-apns requests --follow --control-url \(url) --control-token 'tok en'\\''1'"
         #expect(watch.hasSuffix(command), "\(watch)")
+        // At the default log level nothing is logged before the banner (Hummingbird's "Server started" line was).
+        #expect(serve.errors.isEmpty, "\(serve.errors)")
         // The same options, without --follow, reach this server (the shell would unquote the token so).
         let listed = try await offPool {
             try CLITests.run(["requests", "--control-url", url, "--control-token", "tok en'1"])

@@ -5,6 +5,8 @@ final class ServeProcess {
     let process = Process()
     /// What it printed up to and including "ready".
     private(set) var banner = ""
+    /// Where its standard error goes.
+    private let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID()).err")
 
     /// Starts `mock-apns serve arguments` in `directory` and reads its banner (at most `timeout`).
     init(_ arguments: [String], in directory: URL, timeout: Duration = .seconds(30)) throws {
@@ -13,7 +15,8 @@ final class ServeProcess {
         process.currentDirectoryURL = directory
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
         let deadline = ContinuousClock.now + timeout
         while !banner.contains("\nready"), ContinuousClock.now < deadline {
@@ -22,6 +25,9 @@ final class ServeProcess {
             banner += String(decoding: chunk, as: UTF8.self)
         }
     }
+
+    /// What it wrote to standard error so far (log lines).
+    var errors: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
 
     /// The URL after "control API (HTTP/1.1)" in the banner.
     var controlURL: String? {
@@ -45,5 +51,8 @@ final class ServeProcess {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: errorFile)
+    }
 }

@@ -3,9 +3,10 @@ import Testing
 
 @testable import MockAPNs
 
-/// A Live Activity start without an alert: APNs answers 200, the phone drops it; the record says so.
-@Suite("Live Activity start without alert")
-struct LiveActivityStartNoteTests {
+/// What a record says beyond the answer: a Live Activity start the phone would drop, the push type of a scripted
+/// answer.
+@Suite("record notes and push types")
+struct RecordNotesTests {
     static let topic = "com.example.app.push-type.liveactivity"
     static let start =
         #"{"aps":{"timestamp":1,"event":"start","attributes-type":"DeliveryAttributes","attributes":{},"#
