@@ -29,6 +29,8 @@ extension MockAPNsControlClient {
             }
         }
         return MockAPNsControlError(
-            status: unreachableStatus, "cannot reach the mock-apns control API at \(url): \(why)")
+            status: unreachableStatus,
+            "cannot reach the mock-apns control API at \(url): \(why)"
+        )
     }
 }

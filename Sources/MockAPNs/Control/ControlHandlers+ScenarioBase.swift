@@ -12,7 +12,8 @@ extension ControlHandlers {
                 let hint = NameSuggestion.hint(for: parameter.name, among: ["base"])
                 throw MockAPNsControlError.badRequest(
                     "unknown query parameter '\(parameter.name)'\(hint); "
-                        + "PUT /v1/scenario takes only base=DIR, the folder relative paths in the body start from")
+                        + "PUT /v1/scenario takes only base=DIR, the folder relative paths in the body start from"
+                )
             }
             guard base == nil else { throw MockAPNsControlError.badRequest("base is given more than once") }
             base = parameter.value
@@ -26,7 +27,8 @@ extension ControlHandlers {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw MockAPNsControlError.badRequest(
                 "base '\(base)' is not a folder on the server (\(path)); relative paths are taken from the server's "
-                    + "working directory, \(FileManager.default.currentDirectoryPath)")
+                    + "working directory, \(FileManager.default.currentDirectoryPath)"
+            )
         }
         return path
     }

@@ -25,7 +25,11 @@ extension MockAPNsServer {
     /// stay those the server started with.
     public func loadScenario(yaml: String, baseDirectory: String) async throws -> ScenarioSnapshot {
         var loaded = try ScenarioLoader.parse(
-            yaml: yaml, sourcePath: nil, baseDirectory: baseDirectory, now: engine.clock.now())
+            yaml: yaml,
+            sourcePath: nil,
+            baseDirectory: baseDirectory,
+            now: engine.clock.now()
+        )
         let running = currentScenario
         loaded.listen = running.listen
         loaded.journalCapacity = running.journalCapacity

@@ -25,7 +25,9 @@ struct CLIMessagesTests {
             #expect(
                 message.contains(
                     "cannot listen on 127.0.0.1:\(port) for the APNs port: the port is already in use by another process."
-                ), "\(message)")
+                ),
+                "\(message)"
+            )
             #expect(message.contains("--port 0 takes a free one"), "\(message)")
             #expect(message.contains("ss -ltnp 'sport = :\(port)'"), "\(message)")
             #expect(!message.contains("errno") && !message.contains("bind(descriptor"), "\(message)")
@@ -42,7 +44,8 @@ struct CLIMessagesTests {
             let message = result.errors
             #expect(
                 message.contains("cannot listen on 127.0.0.1:\(control.port) for the control API: the port is already"),
-                "\(message)")
+                "\(message)"
+            )
             #expect(message.components(separatedBy: "cannot").count == 2, "said once: \(message)")
             #expect(message.contains("--control-port 0") && message.contains("--no-control"), "\(message)")
             #expect(!message.contains("HTTP 500"), "\(message)")
@@ -64,7 +67,10 @@ struct CLIMessagesTests {
         #expect(
             result.errors.contains(
                 "cannot reach the mock-apns control API at http://127.0.0.1:9: connection refused (nothing listens "
-                    + "there). Is `mock-apns serve` running"), "\(result.errors)")
+                    + "there). Is `mock-apns serve` running"
+            ),
+            "\(result.errors)"
+        )
         #expect(result.errors.contains("--control-url URL or $MOCK_APNS_CONTROL_URL"), "\(result.errors)")
         #expect(!result.errors.contains("errno") && !result.errors.contains("(error set)"), "\(result.errors)")
     }
@@ -85,14 +91,17 @@ struct CLIMessagesTests {
 
     @Test(
         "refuses a misspelt --environment with a did-you-mean",
-        arguments: [("prod", "production"), ("dev", "development"), ("Sandbox", "sandbox"), ("sandbx", "sandbox")])
+        arguments: [("prod", "production"), ("dev", "development"), ("Sandbox", "sandbox"), ("sandbx", "sandbox")]
+    )
     func environmentSpelling(typed: String, meant: String) throws {
         let result = try CLITests.run(["serve", "--environment", typed, "--port", "0", "--no-control"])
         #expect(result.status != 0)
         #expect(
             result.errors.contains(
                 "--environment must be sandbox (or development) or production, got '\(typed)' (did you mean '\(meant)'?)"
-            ), "\(result.errors)")
+            ),
+            "\(result.errors)"
+        )
     }
 
     @Test("token refuses a team or key id that is not 10 characters of A-Z and 0-9")
@@ -107,7 +116,9 @@ struct CLIMessagesTests {
         #expect(lower.errors.contains("'t' is not A-Z or 0-9 (upper case only)"), "\(lower.errors)")
         let good = try CLITests.run(["token", "--team", "ABCDE12345", "--key-id", "TESTKEY001"])
         #expect(good.status == 0, "\(good.errors)")
-        #expect(try ProviderToken.parse(good.output.trimmingCharacters(in: .whitespacesAndNewlines)).issuer == "ABCDE12345")
+        #expect(
+            try ProviderToken.parse(good.output.trimmingCharacters(in: .whitespacesAndNewlines)).issuer == "ABCDE12345"
+        )
     }
 
     @Test("check counts in words: 1 key, 0 apps")
@@ -162,8 +173,10 @@ struct CLIMessagesTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-ca.pem").path
         #expect(line.contains("\(path)  (the embedded test CA, written there"), "\(line)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(written.trimmingCharacters(in: .whitespacesAndNewlines)
-            == TestCredentials.caPEM.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            written.trimmingCharacters(in: .whitespacesAndNewlines)
+                == TestCredentials.caPEM.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 
     @Test("the documented PUT /v1/scenario example loads every shipped scenario, from the repo root and elsewhere")
@@ -182,7 +195,9 @@ struct CLIMessagesTests {
                         [
                             "-sS", "-w", "\n%{http_code}", "-X", "PUT", "\(control)/v1/scenario", "--data-binary",
                             "@scenarios/\(name).yaml",
-                        ], in: Self.root)
+                        ],
+                        in: Self.root
+                    )
                 }
                 #expect(result.output.hasSuffix("\n200"), "\(name) from \(serverFolder.path): \(result.output)")
             }
@@ -193,17 +208,24 @@ struct CLIMessagesTests {
     func putWithBase() async throws {
         try await withControlServer { _, control in
             let strict = try String(
-                contentsOf: Self.root.appendingPathComponent("scenarios/strict.yaml"), encoding: .utf8)
+                contentsOf: Self.root.appendingPathComponent("scenarios/strict.yaml"),
+                encoding: .utf8
+            )
             let scenarios = Self.root.appendingPathComponent("scenarios").path
             let based = try await ControlCurl.call(
-                "PUT", control, "/v1/scenario?base=\(scenarios)", body: strict)
+                "PUT",
+                control,
+                "/v1/scenario?base=\(scenarios)",
+                body: strict
+            )
             #expect(based.status == 200, "\(based.text)")
             let wrongBase = try await ControlCurl.call("PUT", control, "/v1/scenario?base=/tmp", body: strict)
             #expect(wrongBase.status == 422)
             #expect(wrongBase.error?.contains("cannot read /certs/AuthKey_TESTKEY001.p8") == true, "\(wrongBase.text)")
             #expect(
                 wrongBase.error?.contains("relative paths in a PUT /v1/scenario body start from /tmp") == true,
-                "\(wrongBase.text)")
+                "\(wrongBase.text)"
+            )
             let missing = try await ControlCurl.call("PUT", control, "/v1/scenario?base=/nonexistent", body: strict)
             #expect(missing.status == 400)
             #expect(missing.error?.hasPrefix("base '/nonexistent' is not a folder on the server") == true)

@@ -52,8 +52,10 @@ struct ControlClientErrorTests {
         #expect(error.status == MockAPNsControlClient.unreachableStatus)
         #expect(
             error.message.hasPrefix(
-                "cannot reach the mock-apns control API at http://127.0.0.1:\(listener.port): no answer within 1 s."),
-            "\(error.message)")
+                "cannot reach the mock-apns control API at http://127.0.0.1:\(listener.port): no answer within 1 s."
+            ),
+            "\(error.message)"
+        )
     }
 
     @Test("nothing listening is 'connection refused', in words")
@@ -85,6 +87,7 @@ struct ControlClientErrorTests {
         #expect(error.status == 404)
         #expect(
             error.message == "\(url) answered HTTP 404 without a mock-apns error; is it the control API's URL? "
-                + "(serve prints it in its banner)")
+                + "(serve prints it in its banner)"
+        )
     }
 }

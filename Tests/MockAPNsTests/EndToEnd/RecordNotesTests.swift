@@ -16,10 +16,17 @@ struct RecordNotesTests {
     func startNote() async throws {
         try await withTestServer { server in
             let without = try await sendPush(
-                server, topic: Self.topic, pushType: "liveactivity", body: Self.start + "}}")
+                server,
+                topic: Self.topic,
+                pushType: "liveactivity",
+                body: Self.start + "}}"
+            )
             let with = try await sendPush(
-                server, topic: Self.topic, pushType: "liveactivity",
-                body: Self.start + #","alert":{"title":"Order placed","body":"Preparing"}}}"#)
+                server,
+                topic: Self.topic,
+                pushType: "liveactivity",
+                body: Self.start + #","alert":{"title":"Order placed","body":"Preparing"}}}"#
+            )
             #expect(without == 200 && with == 200)
             let records = server.journal.records(matching: RequestQuery())
             try #require(records.count == 2)

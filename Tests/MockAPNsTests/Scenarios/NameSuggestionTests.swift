@@ -42,7 +42,9 @@ struct NameSuggestionTests {
         #expect(loadError("environment: development\n") == nil)
         #expect(loadError("environment: production\n") == nil)
         let prod = try #require(loadError("environment: prod\n"))
-        #expect(prod.message == "must be sandbox (or development) or production; got 'prod' (did you mean 'production'?)")
+        #expect(
+            prod.message == "must be sandbox (or development) or production; got 'prod' (did you mean 'production'?)"
+        )
         let capital = try #require(loadError("environment: Sandbox\n"))
         #expect(capital.message.hasSuffix("(did you mean 'sandbox'?)"))
         #expect(APNsEnvironment(name: "dev") == nil && APNsEnvironment(name: "PRODUCTION") == nil)
