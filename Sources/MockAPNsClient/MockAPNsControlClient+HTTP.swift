@@ -44,9 +44,7 @@ extension MockAPNsControlClient {
         do {
             response = try await httpClient.execute(request, timeout: .milliseconds(Self.milliseconds(limit)))
         } catch {
-            throw MockAPNsControlError(
-                status: 503, "cannot reach the mock-apns control API at \(url): \(error); is `mock-apns serve` running?"
-            )
+            throw Self.unreachable(url: url, error: error, timeout: limit)
         }
         let buffer = try await response.body.collect(upTo: Self.maximumAnswerSize)
         let text = String(buffer: buffer)
@@ -55,6 +53,13 @@ extension MockAPNsControlClient {
         if (200..<300).contains(status) || accepting.contains(status) {
             guard let json else { throw Self.unreadable("answer") }
             return json
+        }
+        guard json?["error"] != nil else {
+            // Not one of the control API's refusals: another server, or a proxy, answered at this URL.
+            throw MockAPNsControlError(
+                status: status,
+                "\(url) answered HTTP \(status) without a mock-apns error; is it the control API's URL? "
+                    + "(serve prints it in its banner)")
         }
         throw Self.error(status: status, json: json, text: text)
     }

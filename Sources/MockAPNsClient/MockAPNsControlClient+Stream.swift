@@ -14,7 +14,12 @@ extension MockAPNsControlClient {
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let response = try await client.execute(request, deadline: .distantFuture)
+                    let response: HTTPClientResponse
+                    do {
+                        response = try await client.execute(request, deadline: .distantFuture)
+                    } catch let error where !(error is CancellationError) {
+                        throw Self.unreachable(url: url, error: error, timeout: nil)
+                    }
                     guard response.status.code == 200 else {
                         let body = try await response.body.collect(upTo: 1 << 20)
                         let text = String(buffer: body)
@@ -37,7 +42,8 @@ extension MockAPNsControlClient {
                 } catch {
                     continuation.finish(
                         throwing: MockAPNsControlError(
-                            status: 503, "the stream from \(url) failed: \(error)"))
+                            status: Self.unreachableStatus,
+                            "the stream of records from \(url) broke off: \(error). Did the server stop?"))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

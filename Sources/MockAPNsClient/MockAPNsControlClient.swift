@@ -91,8 +91,15 @@ public struct MockAPNsControlClient: MockAPNsControl {
     }
 
     /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
+    ///
+    /// Relative paths in it start from the server's default folder (see `MockAPNsServer.scenarioBaseDirectory`).
     public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
         Self.snapshot(try await call("PUT", "/v1/scenario", body: yaml))
+    }
+
+    /// Loads the scenario in `yaml` with relative paths in it taken from `base`, a folder on the server's machine.
+    public func loadScenario(yaml: String, base: String) async throws -> ScenarioSnapshot {
+        Self.snapshot(try await call("PUT", "/v1/scenario", query: [("base", base)], body: yaml))
     }
 
     /// Adds devices, or replaces those with the same token.

@@ -17,8 +17,15 @@ struct Check: ParsableCommand {
             throw CLIError("\(error)")
         }
         let world = scenario.world
-        print(
-            "\(file): OK — scenario '\(scenario.name)', \(world.environment), \(world.keys.count) keys, "
-                + "\(world.apps.count) apps, \(world.devices.count) devices, \(scenario.rules.count) rules")
+        let counts = [
+            count(world.keys.count, "key"), count(world.apps.count, "app"), count(world.devices.count, "device"),
+            count(scenario.rules.count, "rule"),
+        ]
+        print("\(file): OK — scenario '\(scenario.name)', \(world.environment), \(counts.joined(separator: ", "))")
+    }
+
+    /// "1 key", "2 keys", "0 keys".
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

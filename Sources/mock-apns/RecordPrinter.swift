@@ -33,17 +33,28 @@ struct RecordPrinter {
         write(row, style: style)
     }
 
+    /// The widths of every column but the last (CONTENT), which takes the rest of the line.
+    static let widths = [6, 12, 13, 13, 38, 30]
+
+    /// The values padded to their columns; a longer value is shortened in the middle with `…`, so that every
+    /// row lines up even with Live Activity topics (`com.example.app.push-type.liveactivity`) or long reasons.
     private func columns(_ values: String...) -> String {
-        let widths = [6, 12, 13, 13, 28, 26]
         var line = ""
         for (index, value) in values.enumerated() {
-            if index < widths.count {
-                line += value.padding(toLength: max(widths[index], value.count), withPad: " ", startingAt: 0) + " "
+            if index < Self.widths.count {
+                line += Self.fit(value, Self.widths[index]) + " "
             } else {
                 line += value
             }
         }
         return line
+    }
+
+    /// `value` padded to `width` characters, or shortened in the middle to exactly `width`.
+    static func fit(_ value: String, _ width: Int) -> String {
+        guard value.count > width else { return value.padding(toLength: width, withPad: " ", startingAt: 0) }
+        let tail = (width - 1) / 2
+        return "\(value.prefix(width - 1 - tail))…\(value.suffix(tail))"
     }
 
     private func write(_ line: String, style: Terminal.Style?) {

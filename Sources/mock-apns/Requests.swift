@@ -8,7 +8,8 @@ struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the pushes a running mock-apns recorded, as a table or JSON lines; --follow tails them.",
         discussion: """
-            Talks to the control API of `mock-apns serve` (default http://127.0.0.1:2190). Filters combine: \
+            Talks to the control API of `mock-apns serve` (default http://127.0.0.1:2190; --control-url for \
+            another). Filters combine: \
             `mock-apns requests --token 0123... --status 410` shows that device's 410 answers.
             """)
 
@@ -78,7 +79,7 @@ struct Requests: AsyncParsableCommand {
                 lastPrinted = record.sequence
             }
         } catch let error as MockAPNsControlError {
-            throw CLIError(error.message)
+            throw CLIError(commandLineMessage(error))
         }
     }
 }

@@ -30,7 +30,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "CA file to tell clients to trust, with --cert.")
     var ca: String?
 
-    @Option(name: .long, help: "sandbox or production. Default: the scenario's, else sandbox.")
+    @Option(
+        name: .long,
+        help: "sandbox (or development, Apple's name for it) or production. Default: the scenario's, else sandbox.")
     var environment: String?
 
     @Option(name: .long, help: "Append every record to this file as JSON lines.")
@@ -50,7 +52,7 @@ struct Serve: AsyncParsableCommand {
     var controlPort: Int?
 
     @Option(name: .long, help: "Control API address. Default: 127.0.0.1 (only this machine can steer the mock).")
-    var controlHost: String = "127.0.0.1"
+    var controlHost: String?
 
     @Option(name: .long, help: "Require 'Authorization: Bearer <token>' on the control API (all but /healthz).")
     var controlToken: String?
@@ -72,7 +74,9 @@ struct Serve: AsyncParsableCommand {
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
-            throw ValidationError("--environment must be sandbox or production, got '\(environment)'")
+            throw ValidationError(
+                "--environment must be sandbox (or development) or production, got '\(environment)'"
+                    + NameSuggestion.hint(for: environment, among: APNsEnvironment.names))
         }
         if let journalCapacity, !Journal.capacityRange.contains(journalCapacity) {
             throw ValidationError(
@@ -126,6 +130,8 @@ struct Serve: AsyncParsableCommand {
         let server: MockAPNsServer
         do {
             server = try await MockAPNsServer.start(scenario: loaded, journalFile: journal, logger: logger)
+        } catch let failure as ListenFailure {
+            throw CLIError(failure.commandLineMessage)
         } catch {
             throw CLIError("cannot start: \(error)")
         }
@@ -134,12 +140,15 @@ struct Serve: AsyncParsableCommand {
         if !noControl {
             // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
             let controlPort = controlPort ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
+            let controlHost = controlHost ?? "127.0.0.1"
             do {
                 controlAPI = try await MockAPNsControlAPI.start(
                     server: server, host: controlHost, port: controlPort, token: controlToken, logger: logger)
             } catch {
                 try? await server.shutdown()
-                throw CLIError("cannot start the control API on \(controlHost):\(controlPort): \(error) (pick another --control-port, or --no-control)")
+                let failure = error as? ListenFailure ?? ListenFailure(
+                    role: .control, host: controlHost, port: controlPort, error: error)
+                throw CLIError(failure.commandLineMessage)
             }
             if let controlAPI { services.append(.init(service: MockAPNsControlAPIService(controlAPI: controlAPI))) }
         }

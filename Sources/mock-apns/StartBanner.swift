@@ -20,9 +20,13 @@ struct StartBanner {
         }
         if let controlAPI {
             let guarded = controlToken == nil ? "" : "  (bearer token required)"
-            lines.append("  control API (HTTP/1.1)  \(controlAPI.url)\(guarded)  (watch: mock-apns requests --follow)")
+            lines.append("  control API (HTTP/1.1)  \(controlAPI.url)\(guarded)")
+            lines.append("  watch pushes            \(Self.watchCommand(url: controlAPI.url, token: controlToken))")
+        } else {
+            lines.append(
+                "  control API             off (--no-control): `mock-apns requests` and `reset` cannot reach it")
         }
-        lines.append("  trust this CA           \(caPath ?? "(the CA of your --cert)")")
+        lines.append("  trust this CA           \(caPath.map(\.text) ?? "(the CA of your --cert)")")
         let keys = world.keys.values.sorted { $0.keyID < $1.keyID }.map { "\($0.keyID) (team \($0.teamID))" }
         lines.append("  signing keys            \(keys.isEmpty ? "none listed" : keys.joined(separator: ", "))")
         lines.append(
@@ -32,7 +36,7 @@ struct StartBanner {
             "  journal                 \(server.journal.capacity) records or "
                 + "\(ByteSizeText.text(server.journal.maxBytes)) in memory"
                 + (journalFile.map { ", appended to \($0)" } ?? ""))
-        if let example = exampleCurl(host: host, caPath: caPath) {
+        if let example = exampleCurl(host: host, caPath: caPath?.path) {
             lines.append("")
             lines.append("Send a push (the token below is valid for an hour; mint another with `mock-apns token`):")
             lines.append(example)
@@ -43,18 +47,35 @@ struct StartBanner {
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    private func caFilePath() -> String? {
+    /// The command that follows this server's pushes: its control URL, and its token when one is required.
+    static func watchCommand(url: String, token: String?) -> String {
+        var command = "mock-apns requests --follow --control-url \(url)"
+        if let token { command += " --control-token \(Self.shellQuoted(token))" }
+        return command
+    }
+
+    /// `text` as one shell word: bare when it is safe, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=+@%,")
+        if !text.isEmpty, text.allSatisfy({ safe.contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The CA file to trust and how to show it: the scenario's CA, the checkout's `certs/ca.pem`, or the
+    /// embedded test CA written to the temporary folder (outside a checkout, nothing else names it).
+    private func caFilePath() -> (path: String, text: String)? {
         guard let caPEM = server.caPEM else { return nil }
-        if let path = server.scenario.listen.caFile { return path }
-        // The embedded CA: name the repository's copy when running from a checkout, else write one out.
+        if let path = server.scenario.listen.caFile { return (path, path) }
         let local = "certs/ca.pem"
+        let trimmed = caPEM.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text = try? String(contentsOfFile: local, encoding: .utf8),
-            text.trimmingCharacters(in: .whitespacesAndNewlines) == caPEM.trimmingCharacters(in: .whitespacesAndNewlines)
+            text.trimmingCharacters(in: .whitespacesAndNewlines) == trimmed
         {
-            return local
+            return (local, local)
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-ca.pem").path
-        return (try? (caPEM + "\n").write(toFile: path, atomically: true, encoding: .utf8)) != nil ? path : nil
+        guard (try? (caPEM + "\n").write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return nil }
+        return (path, "\(path)  (the embedded test CA, written there: no certs/ca.pem in this folder)")
     }
 
     private func exampleCurl(host: String, caPath: String?) -> String? {

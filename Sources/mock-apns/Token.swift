@@ -11,10 +11,10 @@ struct Token: ParsableCommand {
     @Option(name: .long, help: "The .p8 signing key (PEM). Default: the embedded test key.")
     var p8: String?
 
-    @Option(name: .long, help: "The 10-character team id (the token's iss).")
+    @Option(name: .long, help: "The 10-character Team ID, A-Z and 0-9 (the token's iss). Default: TESTTEAM01.")
     var team: String?
 
-    @Option(name: .long, help: "The 10-character key id (the token's kid).")
+    @Option(name: .long, help: "The 10-character Key ID, A-Z and 0-9 (the token's kid). Default: TESTKEY001.")
     var keyID: String?
 
     @Option(name: .long, help: "The iat claim, in seconds since 1970. Default: now.")
@@ -27,6 +27,26 @@ struct Token: ParsableCommand {
         if p8 != nil, team == nil || keyID == nil {
             throw ValidationError("--p8 needs --team and --key-id")
         }
+        if let team, let problem = Self.identifierProblem(team) {
+            throw ValidationError(
+                "--team must be your 10-character Team ID (A-Z and 0-9, as in the Apple Developer account's "
+                    + "Membership page), got '\(team)': \(problem)")
+        }
+        if let keyID, let problem = Self.identifierProblem(keyID) {
+            throw ValidationError(
+                "--key-id must be the 10-character Key ID of the .p8 (A-Z and 0-9, the XXXXXXXXXX in "
+                    + "AuthKey_XXXXXXXXXX.p8), got '\(keyID)': \(problem)")
+        }
+    }
+
+    /// What is wrong with a team or key id, or `nil`: Apple issues both as 10 characters of A-Z and 0-9.
+    static func identifierProblem(_ text: String) -> String? {
+        if text.count != 10 { return "it has \(text.count) character\(text.count == 1 ? "" : "s")" }
+        if let bad = text.first(where: { !(("A"..."Z").contains($0) || ("0"..."9").contains($0)) }) {
+            let hint = text.uppercased() == text ? "" : " (upper case only)"
+            return "'\(bad)' is not A-Z or 0-9\(hint)"
+        }
+        return nil
     }
 
     func run() throws {

@@ -18,11 +18,17 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable, 
 
     public var description: String { rawValue }
 
-    /// Parses `sandbox`/`development` and `production`, as people write them in files and flags.
+    /// The names accepted in scenario files and flags: `development` is Apple's name for the sandbox (the
+    /// `aps-environment` entitlement of a development build).
+    public static let names = ["sandbox", "development", "production"]
+
+    /// Parses `sandbox` (or `development`) and `production`, exactly as written, lower case.
+    ///
+    /// Nothing else is taken, not even `prod`: a misspelt environment must be an error, not a silent guess.
     public init?(name: String) {
-        switch name.lowercased() {
-        case "sandbox", "development", "dev": self = .sandbox
-        case "production", "prod": self = .production
+        switch name {
+        case "sandbox", "development": self = .sandbox
+        case "production": self = .production
         default: return nil
         }
     }

@@ -110,7 +110,10 @@ struct ControlHandlers: Sendable {
             throw MockAPNsControlError.badRequest(
                 "the body is empty; send a scenario document (YAML or JSON), for example {\"mode\": \"strict\"}")
         }
-        return ControlResponse.json(try await server.loadScenario(yaml: text).document)
+        let base = try Self.scenarioBase(Self.parameters(request), default: server.scenarioBaseDirectory)
+        return ControlResponse.json(try await Self.withBaseHint(base) {
+            try await server.loadScenario(yaml: text, baseDirectory: base)
+        }.document)
     }
 
     private func addDevices(_ request: Request) async throws -> Response {

@@ -69,6 +69,10 @@ public final class MockAPNsControlAPI: Sendable {
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
 
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
+        // prints; keep it for debug and trace.
+        var applicationLogger = logger
+        if logger.logLevel == .info { applicationLogger.logLevel = .notice }
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
@@ -76,7 +80,7 @@ public final class MockAPNsControlAPI: Sendable {
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
             },
-            logger: logger)
+            logger: applicationLogger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
         let failure = NIOLockedValueBox<(any Error)?>(nil)
         let running = Task {
@@ -97,9 +101,10 @@ public final class MockAPNsControlAPI: Sendable {
         guard let bound else {
             server.journal.removeObserver(observer)
             let error = failure.withLockedValue { $0 }
-            throw MockAPNsControlError(
-                status: 500, "cannot start the control API on \(host):\(port): \(error.map { "\($0)" } ?? "it stopped")"
-            )
+            throw ListenFailure(
+                role: .control, host: host, port: port,
+                cause: error.map { ListenFailure.cause(of: $0) }
+                    ?? .other("the HTTP server stopped before it listened"))
         }
         return MockAPNsControlAPI(
             port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests,

@@ -41,20 +41,6 @@ extension MockAPNsServer: MockAPNsControl {
         ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
     }
 
-    /// Loads the scenario in `yaml`; an invalid one throws `ScenarioError` and changes nothing.
-    public func loadScenario(yaml: String) async throws -> ScenarioSnapshot {
-        var loaded = try ScenarioLoader.parse(
-            yaml: yaml, sourcePath: nil, baseDirectory: FileManager.default.currentDirectoryPath,
-            now: engine.clock.now())
-        let running = currentScenario
-        loaded.listen = running.listen
-        loaded.journalCapacity = running.journalCapacity
-        loaded.journalMaxBytes = running.journalMaxBytes
-        controlState.store(loaded)
-        try await reset()
-        return try await scenario()
-    }
-
     /// Adds devices, or replaces those with the same token.
     public func addDevices(_ devices: [Device]) async throws {
         engine.updateWorld { world in

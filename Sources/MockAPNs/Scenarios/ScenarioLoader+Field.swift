@@ -137,13 +137,8 @@ extension ScenarioLoader {
 
         /// "unknown field 'x'", a guess when one known field is close, and the list of known fields.
         static func unknownFieldMessage(_ key: String, known: [String]) -> String {
-            var message = "unknown field '\(key)'"
-            if let guess = known.min(by: { editDistance(key, $0) < editDistance(key, $1) }),
-                editDistance(key.lowercased(), guess.lowercased()) <= 2
-            {
-                message += " (did you mean '\(guess)'?)"
-            }
-            return message + "; known fields: \(known.joined(separator: ", "))"
+            "unknown field '\(key)'\(NameSuggestion.hint(for: key, among: known)); "
+                + "known fields: \(known.joined(separator: ", "))"
         }
 
         /// A range in words: "at least 1", "between 0 and 65535".
@@ -154,24 +149,6 @@ extension ScenarioLoader {
             case (Int.min, let high): "at most \(high)"
             case (let low, let high): "between \(low) and \(high)"
             }
-        }
-
-        /// Levenshtein distance, for "did you mean" hints on short field names.
-        static func editDistance(_ a: String, _ b: String) -> Int {
-            let a = Array(a)
-            let b = Array(b)
-            guard !a.isEmpty else { return b.count }
-            guard !b.isEmpty else { return a.count }
-            var previous = Array(0...b.count)
-            for i in 1...a.count {
-                var current = [i] + Array(repeating: 0, count: b.count)
-                for j in 1...b.count {
-                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                    current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-                }
-                previous = current
-            }
-            return previous[b.count]
         }
     }
 

@@ -81,7 +81,9 @@ extension ScenarioLoader {
         func environment(_ field: Field) throws(ScenarioError) -> APNsEnvironment {
             let text = try field.string()
             guard let environment = APNsEnvironment(name: text) else {
-                throw field.error("must be sandbox (or development) or production; got \(field.shortDescription)")
+                throw field.error(
+                    "must be sandbox (or development) or production; got \(field.shortDescription)"
+                        + NameSuggestion.hint(for: text, among: APNsEnvironment.names))
             }
             return environment
         }

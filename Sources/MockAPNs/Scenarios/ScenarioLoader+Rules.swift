@@ -67,6 +67,10 @@ extension ScenarioLoader.Reader {
             guard !name.isEmpty else { throw reasonField.error("expected a reason name such as Unregistered") }
             if let known = APNsReason.named(name) {
                 status = status ?? known.status
+            } else if let guess = NameSuggestion.closest(to: name, among: APNsReason.deviceAPI.map(\.name)) {
+                // A near miss is a typo, not a reason Apple added since: refuse it even with a status.
+                throw reasonField.error(
+                    "'\(name)' is not an APNs reason (did you mean '\(guess)'?); reason names are case-sensitive")
             } else if status == nil {
                 throw reasonField.error(
                     "'\(name)' is not an APNs reason, so give its status too (status: 4xx or 5xx); known reasons: "

@@ -52,7 +52,9 @@ public final class MockAPNsEngine: Sendable {
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
             outcome.verdict.rule = "scripted:\(rule.name)"
-            outcome.verdict.pushType = request.fields.pushType
+            // As the checks would take it: a missing apns-push-type is alert (`missingPushTypeIsAlert`).
+            let implied = validator.world.fidelity.missingPushTypeIsAlert ? APNsPushType.alert.name : nil
+            outcome.verdict.pushType = request.fields.pushType ?? implied
             switch rule.action {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse

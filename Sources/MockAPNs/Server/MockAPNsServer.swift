@@ -99,21 +99,24 @@ public final class MockAPNsServer: Sendable {
         let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: UsableCores.count)
 
         var listeners: [Channel] = []
+        var role = ListenFailure.Role.apns
         do {
             let tlsListener = try await bind(
                 host: listen.host, port: listen.port, group: group, engine: engine, tlsContext: tlsContext,
                 metrics: metrics, connections: connections, logger: logger)
             listeners.append(tlsListener)
             if let cleartextPort = listen.cleartextPort {
+                role = .cleartext
                 listeners.append(
                     try await bind(
                         host: listen.host, port: cleartextPort, group: group, engine: engine, tlsContext: nil,
                         metrics: metrics, connections: connections, logger: logger))
             }
         } catch {
+            let port = role == .apns ? listen.port : listen.cleartextPort ?? 0
             for listener in listeners { try? await listener.close() }
             if eventLoopGroup == nil { try? await group.shutdownGracefully() }
-            throw error
+            throw ListenFailure(role: role, host: listen.host, port: port, error: error)
         }
         return MockAPNsServer(
             engine: engine, scenario: scenario, metrics: metrics, port: listeners[0].localAddress?.port ?? listen.port,

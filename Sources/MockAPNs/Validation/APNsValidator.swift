@@ -60,6 +60,7 @@ public struct APNsValidator: Sendable {
             parts.explanation = error.explanation
             return .rejected(error.reason, timestamp: error.timestamp)
         }
+        if context.pushType == .liveactivity { noteLiveActivityStart(request, &context) }
         parts.rule = "accepted"
         parts.explanation = "every check passed"
         return .accepted

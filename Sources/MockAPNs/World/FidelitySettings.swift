@@ -42,7 +42,7 @@ public struct FidelitySettings: Sendable, Hashable {
     public var missingPushTypeIsAlert = true
     /// What a client certificate for the other environment gets. seen: a GOAWAY right after SETTINGS.
     public var certificateEnvironmentMismatch = CertificateEnvironmentMismatch.goaway
-    /// Whether sandbox answers carry `apns-unique-id`. doc
+    /// Whether sandbox 200 answers carry `apns-unique-id` (error answers never do). doc
     public var sandboxUniqueID = true
 
     /// What happens to a connection whose client certificate is for the other environment.

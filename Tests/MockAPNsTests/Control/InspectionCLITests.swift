@@ -11,7 +11,8 @@ struct InspectionCLITests {
         try await withControlServer { server, control in
             try await sendPush(server)
             try await sendPush(
-                server, to: ControlAPITests.other, pushType: "liveactivity",
+                server, to: ControlAPITests.other, topic: "com.example.app.push-type.liveactivity",
+                pushType: "liveactivity",
                 body: #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#)
             let table = try await offPool { try CLITests.run(["requests", "--control", control.url]) }
             #expect(table.status == 0, "\(table.errors)")
@@ -22,6 +23,10 @@ struct InspectionCLITests {
                 lines[1].contains("012345…abcdef") && lines[1].contains("\"Order ready\" / \"Your food is on its way\"")
             )
             #expect(lines[2].contains("liveactivity") && lines[2].contains("event update {\"eta\":5}"))
+            // Columns line up, even with the long Live Activity topic.
+            let content = try #require(lines[0].range(of: "CONTENT")).lowerBound.utf16Offset(in: lines[0])
+            #expect(try #require(lines[1].range(of: "\"Order ready\"")).lowerBound.utf16Offset(in: lines[1]) == content)
+            #expect(try #require(lines[2].range(of: "event update")).lowerBound.utf16Offset(in: lines[2]) == content)
             #expect(!table.output.contains("\u{1B}["))  // not a terminal: no colour
 
             let json = try await offPool { try CLITests.run(["requests", "--control", control.url, "--json", "--push-type", "alert"]) }
