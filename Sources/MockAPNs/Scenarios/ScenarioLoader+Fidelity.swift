@@ -26,13 +26,9 @@ extension ScenarioLoader.Reader {
             settings.maxConcurrentStreams = try value.integer(in: 1...Int(Int32.max))
         }
         if let value = fields["streamLimitAnnounceInterval"] {
-            let interval = try duration(value)
-            guard interval <= FidelitySettings.maxStreamLimitAnnounceInterval else {
-                throw value.error(
-                    "streamLimitAnnounceInterval must be between 0ms and 60s (0ms announces every change at once); "
-                        + "got \(value.shortDescription)")
-            }
-            settings.streamLimitAnnounceInterval = interval
+            // 0ms announces every change at once.
+            settings.streamLimitAnnounceInterval = try duration(
+                value, maximum: FidelitySettings.maxStreamLimitAnnounceInterval)
         }
         if let value = fields["methodCheckedBeforePath"] {
             settings.methodCheckedBeforePath = try value.bool()
