@@ -82,4 +82,4 @@ printf '%s\n' "$requirements" > "$constraints"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$constraints"
 "$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client, requests'
 printf '%s' "$requirements" > "$stamp"
-echo "installed into $venv: aioapns 4.0, kalyke-apns 1.5.0, apns2-up 0.9.0, pyapns_client 2.0.6 (dependencies pinned)"
+echo "installed into $venv: aioapns 4.0, kalyke-apns 1.5.0, apns2-up 0.9.0, pyapns_client 2.0.6, requests 2.34.2 (dependencies pinned)"

@@ -3,7 +3,7 @@ import Testing
 
 /// One fenced code block of a Markdown page, with the `doc-test` directive written before it.
 ///
-/// The rules `DocSnippetTests` enforces, written down in README.md "Documentation is tested":
+/// The rules `DocSnippetTests` enforces (README.md "Documentation is tested"):
 /// - `sh` and `python` blocks run against a fresh `mock-apns serve`; `yaml` blocks must pass `mock-apns check`;
 ///   `json` blocks must parse; `text` blocks are output and are not run.
 /// - Any other block (`swift`, or a fence without a language) must carry `<!-- doc-test: skip (reason) -->`
