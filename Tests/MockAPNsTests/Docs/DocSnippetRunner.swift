@@ -39,7 +39,18 @@ enum DocSnippetRunner {
     /// Runs a `sh` or `python` block (after its page's setup blocks) and fails the test when it fails.
     static func runScript(_ snippet: DocSnippet, interpreter: Interpreter) async throws {
         let server = try await offPool { try MockServerProcess.start() }
-        defer { server.stop() }
+        do {
+            try await runScript(snippet, interpreter: interpreter, server: server)
+        } catch {
+            await server.stopOffPool()
+            throw error
+        }
+        await server.stopOffPool()
+    }
+
+    private static func runScript(
+        _ snippet: DocSnippet, interpreter: Interpreter, server: MockServerProcess
+    ) async throws {
         let fixture = """
             set -euo pipefail
             jwt="$(mock-apns token)"
@@ -113,10 +124,12 @@ enum DocSnippetRunner {
         try await offPool { try runBlocking(script, interpreter: interpreter, server: server, timeout: timeout) }
     }
 
-    /// Runs blocking work on a global queue, so that waiting for a process never holds a test-pool thread.
+    /// Runs blocking work on a thread of its own, so that waiting for a process never holds a thread that other
+    /// tests need: not one of the cooperative pool's, nor one of Dispatch's global queues (on Linux those share a
+    /// worker limit of about one per core with the pool, so blocking them starves every other test).
     static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
 
@@ -222,6 +235,12 @@ final class MockServerProcess: @unchecked Sendable {
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+    }
+
+    /// `stop()` on a thread outside the cooperative pool: a graceful shutdown may take seconds, and a blocked
+    /// pool thread would hold up every other test.
+    func stopOffPool() async {
+        _ = try? await DocSnippetRunner.offPool { self.stop() }
     }
 
     /// Collects a pipe's text on its own thread.

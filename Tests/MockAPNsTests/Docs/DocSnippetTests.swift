@@ -4,7 +4,9 @@ import Testing
 /// Every fenced block of README.md, scenarios/README.md and docs/*.md is run (or checked) as a reader would:
 /// shell and Python blocks against a real `mock-apns serve`, YAML with `mock-apns check`, JSON parsed. The
 /// rules and the `doc-test` directives are in `DocSnippet`.
-@Suite("documented snippets")
+/// Serialized: each block starts a server and a script; run side by side on a 2-core machine they would slow the
+/// timing-sensitive tests of other suites.
+@Suite("documented snippets", .serialized)
 struct DocSnippetTests {
     @Test(
         "every block is runnable or marked with a reason, and every runnable block works",

@@ -64,18 +64,33 @@ struct PackageTests {
         let server = try await DocSnippetRunner.offPool {
             try MockServerProcess.start(executable: binary, in: folder, environment: bare)
         }
-        defer { server.stop() }
-        let push = try Curl.request(
-            port: server.apnsPort, path: "/3/device/\(DocSnippetRunner.token)",
-            headers: ["apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": "bearer \(jwt)"],
-            body: #"{"aps":{"alert":"from the package"}}"#
-        )
+        let controlPort = server.controlPort
+        let answers: Result<(Curl.Response, (status: Int32, output: String, errors: String)), any Error>
+        do {
+            answers = .success(try await DocSnippetRunner.offPool {
+                let push = try Curl.request(
+                    port: server.apnsPort, path: "/3/device/\(DocSnippetRunner.token)",
+                    headers: [
+                        "apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": "bearer \(jwt)",
+                    ],
+                    body: #"{"aps":{"alert":"from the package"}}"#
+                )
+                let records = try Subprocess.run(
+                    "/usr/bin/env",
+                    [
+                        "-i", "PATH=/usr/bin:/bin", binary, "requests", "--json", "--control",
+                        "http://127.0.0.1:\(controlPort)",
+                    ],
+                    in: folder
+                )
+                return (push, records)
+            })
+        } catch {
+            answers = .failure(error)
+        }
+        await server.stopOffPool()
+        let (push, records) = try answers.get()
         #expect(push.status == 200, "\(push.body)")
-        let records = try Subprocess.run(
-            "/usr/bin/env",
-            ["-i", "PATH=/usr/bin:/bin", binary, "requests", "--json", "--control", "http://127.0.0.1:\(server.controlPort)"],
-            in: folder
-        )
         #expect(records.status == 0 && records.output.contains("from the package"), "\(records.output)\(records.errors)")
     }
 }
