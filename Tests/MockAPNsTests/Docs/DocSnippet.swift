@@ -35,6 +35,9 @@ struct DocSnippet: CustomTestStringConvertible, Sendable {
     /// The text of the page's earlier `setup` blocks of the same language, to run first.
     var setup: String
 
+    /// Whether the block needs the clients venv: a Python block, or a shell block that runs `python3`.
+    var needsVenv: Bool { language == "python" || text.contains("python3 ") }
+
     var testDescription: String { "\(file):\(line) \(language.isEmpty ? "(no language)" : language)" }
 
     /// The pages whose blocks are tested.

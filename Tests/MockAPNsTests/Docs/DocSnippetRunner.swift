@@ -6,7 +6,8 @@ import Testing
 /// The server runs from the package root on free ports with the embedded default world. Before the snippet,
 /// the device `TOKEN` (`0123456789abcdef` × 4) is added for `com.example.app` and two pushes are sent to it, so
 /// the reading examples have something to read. In the snippet's text `2197` and `2190` become the server's APNs
-/// and control ports; `MOCK_APNS_CONTROL_URL` points the CLI at it, and `mock-apns` is the build under test.
+/// and control ports; `MOCK_APNS_CONTROL_URL` points the CLI at it, `mock-apns` is the build under test and
+/// `python3` the clients venv's.
 /// Shell snippets run with `set -euo pipefail` and `curl --fail-with-body`; Python snippets run with the
 /// clients venv, where a `requests` answer of 400 or more fails the snippet. A refused call fails the block.
 enum DocSnippetRunner {
@@ -79,10 +80,11 @@ enum DocSnippetRunner {
             )
         } else {
             let result = try await run(script, interpreter: interpreter, server: server, timeout: 60)
+            let failure = result.timedOut ? "ran over 60 s (mark it 'background'?)" : "failed (exit \(result.status))"
             #expect(
                 !result.timedOut && result.status == 0,
                 """
-                \(snippet.testDescription) \(result.timedOut ? "ran over 60 s (mark it 'background'?)" : "failed (exit \(result.status))"):
+                \(snippet.testDescription) \(failure):
                 \(body)--- output:
                 \(result.output)
                 """
@@ -154,7 +156,8 @@ enum DocSnippetRunner {
         process.arguments = [scriptFile.path]
         process.currentDirectoryURL = AuthTestFiles.packageRoot
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = executableFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let venv = ThirdPartyClients.venvPython.deletingLastPathComponent().path
+        environment["PATH"] = executableFolder + ":" + venv + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["MOCK_APNS_CONTROL_URL"] = "http://127.0.0.1:\(server.controlPort)"
         environment["MOCK_APNS_CONTROL_TOKEN"] = nil
         environment["NO_COLOR"] = "1"

@@ -10,20 +10,20 @@ import Testing
 struct DocSnippetTests {
     @Test(
         "every block is runnable or marked with a reason, and every runnable block works",
-        arguments: DocSnippet.all().filter { $0.language != "python" }
+        arguments: DocSnippet.all().filter { !$0.needsVenv }
     )
     func snippet(_ snippet: DocSnippet) async throws {
         try await check(snippet)
     }
 
-    /// Python blocks need the clients venv (`requests`), as ThirdPartyClientTests do: skipped without it, except
-    /// in CI, where a missing venv fails.
+    /// Python blocks, and shell blocks that run `python3`, need the clients venv (`requests`), as
+    /// ThirdPartyClientTests do: skipped without it, except in CI, where a missing venv fails.
     @Test(
-        "every Python block works",
+        "every Python block, and every shell block that runs python3, works",
         .enabled(
             if: ThirdPartyClients.venvExists || ThirdPartyClients.inCI,
             "needs .venv-clients/: run Tests/clients/setup.sh (.ci/run always does)"),
-        arguments: DocSnippet.all().filter { $0.language == "python" }
+        arguments: DocSnippet.all().filter(\.needsVenv)
     )
     func python(_ snippet: DocSnippet) async throws {
         try await check(snippet)
@@ -35,7 +35,8 @@ struct DocSnippetTests {
             #expect(!reason.isEmpty, "\(snippet.testDescription): 'doc-test: skip' needs a reason in parentheses")
             return
         case .invalid(let line):
-            Issue.record("\(snippet.testDescription): unknown directive \(line); use skip (reason), setup or background")
+            Issue.record(
+                "\(snippet.testDescription): unknown directive \(line); use skip (reason), setup or background")
             return
         case .none, .setup, .background:
             break

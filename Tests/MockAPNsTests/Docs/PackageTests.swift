@@ -39,7 +39,10 @@ struct PackageTests {
         let untar = try Subprocess.run("/usr/bin/tar", ["-xzf", archive, "-C", unpacked.path])
         try #require(untar.status == 0, "\(untar.errors)")
         let folder = unpacked.appendingPathComponent(name)
-        for file in ["mock-apns", "README.txt", "certs/ca.pem", "certs/AuthKey_TESTKEY001.p8", "scenarios/strict.yaml"] {
+        let expected = [
+            "mock-apns", "README.txt", "certs/ca.pem", "certs/AuthKey_TESTKEY001.p8", "scenarios/strict.yaml",
+        ]
+        for file in expected {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file) missing")
         }
         let binary = folder.appendingPathComponent("mock-apns").path
@@ -91,6 +94,7 @@ struct PackageTests {
         await server.stopOffPool()
         let (push, records) = try answers.get()
         #expect(push.status == 200, "\(push.body)")
-        #expect(records.status == 0 && records.output.contains("from the package"), "\(records.output)\(records.errors)")
+        #expect(
+            records.status == 0 && records.output.contains("from the package"), "\(records.output)\(records.errors)")
     }
 }
