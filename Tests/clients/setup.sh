@@ -14,6 +14,7 @@
 #   apns2-up 0.9.0       the PyAPNs2 API (`import apns2`) on hyper-up; the original `apns2` 0.7.2 no longer
 #                        imports on Python 3.10+ (hyper uses collections.Iterable)
 #   pyapns_client 2.0.6  httpx, synchronous, iat as a float
+# and requests 2.34.2, which the Python examples of README.md and docs/ use (DocSnippetTests runs them).
 # Their dependencies are pinned too, so every machine gets the same bytes on the wire.
 set -euo pipefail
 
@@ -25,9 +26,11 @@ requirements="aioapns==4.0
 kalyke-apns==1.5.0
 apns2-up==0.9.0
 pyapns_client==2.0.6
+requests==2.34.2
 anyio==4.16.0
 certifi==2026.10.18
 cffi==2.1.1
+charset-normalizer==3.5.2
 cryptography==50.0.2
 h11==0.16.0
 h2==4.4.1
@@ -44,11 +47,12 @@ PyJWT==2.15.1
 pyOpenSSL==26.4.0
 pytz==2026.6
 truststore==0.10.5
-typing_extensions==4.16.0"
+typing_extensions==4.16.0
+urllib3==2.8.0"
 
 stamp="$venv/.requirements"
 if [[ -x "$venv/bin/python" && -f "$stamp" ]] && [[ "$(cat "$stamp")" == "$requirements" ]] \
-    && "$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client' 2>/dev/null; then
+    && "$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client, requests' 2>/dev/null; then
     echo "clients venv up to date: $venv"
     exit 0
 fi
@@ -76,6 +80,6 @@ constraints="$(mktemp)"
 trap 'rm -f "$constraints"' EXIT
 printf '%s\n' "$requirements" > "$constraints"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$constraints"
-"$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client'
+"$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client, requests'
 printf '%s' "$requirements" > "$stamp"
-echo "installed into $venv: aioapns 4.0, kalyke-apns 1.5.0, apns2-up 0.9.0, pyapns_client 2.0.6 (dependencies pinned)"
+echo "installed into $venv: aioapns 4.0, kalyke-apns 1.5.0, apns2-up 0.9.0, pyapns_client 2.0.6, requests 2.34.2 (dependencies pinned)"

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Every fenced block of README.md, scenarios/README.md and docs/*.md is run (or checked) as a reader would:
+/// shell and Python blocks against a real `mock-apns serve`, YAML with `mock-apns check`, JSON parsed. The
+/// rules and the `doc-test` directives are in `DocSnippet`.
+/// Serialized: each block starts a server and a script; run side by side on a 2-core machine they would slow the
+/// timing-sensitive tests of other suites.
+@Suite("documented snippets", .serialized)
+struct DocSnippetTests {
+    @Test(
+        "every block is runnable or marked with a reason, and every runnable block works",
+        arguments: DocSnippet.all().filter { !$0.needsVenv }
+    )
+    func snippet(_ snippet: DocSnippet) async throws {
+        try await check(snippet)
+    }
+
+    /// Python blocks, and shell blocks that run `python3`, need the clients venv (`requests`), as
+    /// ThirdPartyClientTests do: skipped without it, except in CI, where a missing venv fails.
+    @Test(
+        "every Python block, and every shell block that runs python3, works",
+        .enabled(
+            if: ThirdPartyClients.venvExists || ThirdPartyClients.inCI,
+            "needs .venv-clients/: run Tests/clients/setup.sh (.ci/run always does)"),
+        arguments: DocSnippet.all().filter(\.needsVenv)
+    )
+    func python(_ snippet: DocSnippet) async throws {
+        try await check(snippet)
+    }
+
+    private func check(_ snippet: DocSnippet) async throws {
+        switch snippet.directive {
+        case .skip(let reason):
+            #expect(!reason.isEmpty, "\(snippet.testDescription): 'doc-test: skip' needs a reason in parentheses")
+            return
+        case .invalid(let line):
+            Issue.record(
+                "\(snippet.testDescription): unknown directive \(line); use skip (reason), setup or background")
+            return
+        case .none, .setup, .background:
+            break
+        }
+        switch snippet.language {
+        case "text":
+            return
+        case "sh", "bash":
+            try await DocSnippetRunner.runScript(snippet, interpreter: .bash)
+        case "python":
+            try await DocSnippetRunner.runScript(snippet, interpreter: .python)
+        case "yaml":
+            try await DocSnippetRunner.checkScenario(snippet)
+        case "json":
+            let parsed = try? JSONSerialization.jsonObject(with: Data(snippet.text.utf8))
+            #expect(parsed != nil, "\(snippet.testDescription) is not valid JSON; mark it 'doc-test: skip (abridged)'")
+        default:
+            Issue.record(
+                """
+                \(snippet.testDescription): a '\(snippet.language)' block cannot be run; give it a language that can \
+                (sh, python, yaml, json, or text for output) or put <!-- doc-test: skip (reason) --> before it
+                """
+            )
+        }
+    }
+
+    @Test("the pages have blocks of each kind, and the parser reads fences and directives")
+    func parser() {
+        let all = DocSnippet.all()
+        #expect(all.filter { $0.language == "sh" }.count >= 10)
+        #expect(all.filter { $0.language == "python" }.count >= 10)
+        let sample = """
+            <!-- doc-test: setup -->
+            ```sh
+            C=x
+            ```
+            <!-- doc-test: skip (macOS only) -->
+
+            ```sh
+            brew install nghttp2
+            ```
+            ```sh
+            echo $C
+            ```
+            <!-- doc-test: sometimes -->
+            ```
+            ```
+            """
+        let parsed = DocSnippet.parse(sample, file: "sample.md")
+        #expect(parsed.map(\.line) == [2, 7, 10, 14])
+        #expect(parsed[0].directive == .setup)
+        #expect(parsed[1].directive == .skip(reason: "macOS only"))
+        #expect(parsed[2].setup == "C=x\n" && parsed[2].text == "echo $C\n")
+        #expect(parsed[3].directive == .invalid("<!-- doc-test: sometimes -->") && parsed[3].language.isEmpty)
+    }
+}
