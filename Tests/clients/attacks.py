@@ -71,12 +71,34 @@ class Closed(Exception):
     pass
 
 
+# The journal names a connection by the client's address, so no two connections of one attack may share a local
+# port: attack connections bind ports below Linux's ephemeral range (32768-60999), which the probe process and
+# the kernel's own choices use, each port at most once per run.
+NEXT_PORT = [random.randrange(20000, 24000)]
+
+
+def bound_socket(unique_port):
+    while True:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if not unique_port:
+            return sock
+        port = NEXT_PORT[0]
+        NEXT_PORT[0] += 1
+        if port > 32000:
+            raise Closed("out of distinct local ports for this run")
+        try:
+            sock.bind(("127.0.0.1", port))
+            return sock
+        except OSError:
+            sock.close()
+
+
 class Conn:
     """One client connection: TLS over memory BIOs (or cleartext), hand-written frames, a frame parser."""
 
-    def __init__(self, args, tls=True, alpn=("h2",), connect_timeout=5, rcvbuf=None):
+    def __init__(self, args, tls=True, alpn=("h2",), connect_timeout=5, rcvbuf=None, unique_port=True):
         self.args = args
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock = bound_socket(unique_port and args.attack != "probe" and args.attack != "churn")
         if rcvbuf:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(connect_timeout)
