@@ -311,7 +311,8 @@ class Conn:
     def summary(self):
         return {
             "port": self.port, "answers": {str(k): v for k, v in sorted(self.answers.items())},
-            "resetsSent": sorted(self.sent_resets), "resetsReceived": {str(k): v for k, v in self.resets_received.items()},
+            "resetsSent": sorted(self.sent_resets),
+            "resetsReceived": {str(k): v for k, v in self.resets_received.items()},
             "received": self.received, "goaway": self.goaway, "end": self.end or ("open" if not self.closed else None),
         }
 
@@ -852,7 +853,8 @@ def malformed_cases(conn, token):
         "window-update-overflow-connection": frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", 2**31 - 1)) * 2,
         "window-update-overflow-stream": open1 + frame(WINDOW_UPDATE, 0, 1, struct.pack(">I", 2**31 - 1)) * 2,
         "priority-on-own-stream": frame(PRIORITY, 0, 3, struct.pack(">IB", 3, 15)),
-        "headers-depending-on-itself": frame(HEADERS, END_HEADERS | PRIORITY_FLAG, 1, struct.pack(">IB", 1, 15) + block),
+        "headers-depending-on-itself": frame(HEADERS, END_HEADERS | PRIORITY_FLAG, 1,
+                                             struct.pack(">IB", 1, 15) + block),
         "data-larger-than-max-frame-size": open1 + frame(DATA, 0, 1, bytes(16385)),
         "headers-padding-too-long": frame(HEADERS, END_HEADERS | PADDED, 1, bytes([200]) + block[:10]),
         "data-padding-too-long": open1 + frame(DATA, PADDED, 1, bytes([9]) + b"abc"),

@@ -15,6 +15,7 @@
 #                        imports on Python 3.10+ (hyper uses collections.Iterable)
 #   pyapns_client 2.0.6  httpx, synchronous, iat as a float
 # Their dependencies are pinned too, so every machine gets the same bytes on the wire.
+# Tests/clients/attacks.py (the hostile clients of AttackTests) uses hpack, PyJWT and pyOpenSSL from this list.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -103,14 +103,18 @@ extension AttackTests {
                 let seen = "\(rule.name): got \(type ?? "nothing") \(code ?? ""), \(result)"
                 switch rule.scope {
                 case .connection:
-                    #expect(type == "GOAWAY" && code == rule.code, "\(seen); RFC 9113 \(rule.rfc) asks GOAWAY \(rule.code!)",
-                            sourceLocation: sourceLocation)
+                    #expect(
+                        type == "GOAWAY" && code == rule.code,
+                        "\(seen); RFC 9113 \(rule.rfc) asks GOAWAY \(rule.code!)",
+                        sourceLocation: sourceLocation)
                 case .stream:
                     #expect(
                         (type == "RST_STREAM" || type == "GOAWAY") && code == rule.code,
                         "\(seen); RFC 9113 \(rule.rfc) asks RST_STREAM (or GOAWAY) \(rule.code!)",
                         sourceLocation: sourceLocation)
-                    if type == "RST_STREAM" { #expect(first?["stream"] as? Int == 1, "\(seen)", sourceLocation: sourceLocation) }
+                    if type == "RST_STREAM" {
+                        #expect(first?["stream"] as? Int == 1, "\(seen)", sourceLocation: sourceLocation)
+                    }
                 case .ignored:
                     #expect(type == nil && result["pingAnswered"] as? Bool == true,
                             "\(seen); RFC 9113 \(rule.rfc) asks to ignore it", sourceLocation: sourceLocation)
@@ -133,7 +137,9 @@ extension AttackTests {
     }
 
     /// The `garbage` attack's cases.
-    static func garbageCases() async throws -> (cases: [String: [String: Any]], server: ServeProcess, outcome: Attacker.Outcome) {
+    static func garbageCases() async throws
+        -> (cases: [String: [String: Any]], server: ServeProcess, outcome: Attacker.Outcome)
+    {
         let server = try ServeProcess()
         let outcome = try await Attacker.run("garbage", against: server)
         return (outcome.result["cases"] as? [String: [String: Any]] ?? [:], server, outcome)

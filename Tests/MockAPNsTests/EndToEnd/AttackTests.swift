@@ -33,7 +33,8 @@ struct AttackTests {
             outcome.rssPeak - outcome.rssBefore <= growthMiB * 1024, "memory grew too much: \(figures)",
             sourceLocation: sourceLocation)
         let probe = outcome.probe
-        #expect((probe["answered"] as? Int ?? 0) > 0, "the probe got no answer: \(figures)", sourceLocation: sourceLocation)
+        #expect(
+            (probe["answered"] as? Int ?? 0) > 0, "the probe got no answer: \(figures)", sourceLocation: sourceLocation)
         #expect(probe["failures"] as? Int == 0, "the probe lost pushes: \(figures)", sourceLocation: sourceLocation)
         #expect(
             (probe["maxms"] as? Double ?? .infinity) <= probeMaxMilliseconds, "the probe waited: \(figures)",
@@ -81,7 +82,9 @@ struct AttackTests {
         let context = "answered \(answered), records \(records.values.reduce(0) { $0 + $1.count })"
         #expect(missing == 0, "\(missing) answered streams have no record; \(context)", sourceLocation: sourceLocation)
         #expect(doubled == 0, "\(doubled) streams recorded twice; \(context)", sourceLocation: sourceLocation)
-        #expect(wrongStatus == 0, "\(wrongStatus) records disagree with the answer; \(context)", sourceLocation: sourceLocation)
+        #expect(
+            wrongStatus == 0, "\(wrongStatus) records disagree with the answer; \(context)",
+            sourceLocation: sourceLocation)
         #expect(
             unexplained == 0, "\(unexplained) records for streams neither answered nor reset; \(context)",
             sourceLocation: sourceLocation)
@@ -145,7 +148,7 @@ struct AttackTests {
     func flood(kind: String) async throws {
         try await withServeProcess { server in
             let outcome = try await Attacker.run(
-                "flood", against: server, ["--kind", kind, "--count", "5000000", "--time", "4", "--batch", "500"])
+                "flood", against: server, ["--kind", kind, "--count", "5000000", "--time", "3", "--batch", "500"])
             try Self.expectJournalAgrees(outcome, server)
             try Self.expectSurvived(outcome, server, growthMiB: 64)
         }
@@ -160,7 +163,9 @@ struct AttackTests {
             try Self.expectSurvived(outcome, server, growthMiB: 160)
             let connection = try #require(outcome.connections.first)
             let requests = outcome.result["requests"] as? Int ?? 0
-            #expect(connection.answers.count == requests + 1, "every push answered once reading resumes: \(outcome.figures)")
+            #expect(
+                connection.answers.count == requests + 1,
+                "every push answered once reading resumes: \(outcome.figures)")
         }
     }
 
