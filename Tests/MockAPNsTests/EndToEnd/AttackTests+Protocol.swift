@@ -181,6 +181,7 @@ extension AttackTests {
     func slowloris() async throws {
         let scenario = "limits:\n  handshakeTimeout: 1s\n  idleTimeout: 2s\n"
         try await withServeProcess(scenarioYAML: scenario) { server in
+            try await Self.warmUp(server)
             let outcome = try await Attacker.run(
                 "slowloris", against: server, ["--count", "100", "--time", "10", "--interval", "0.05"], settle: 3)
             let modes = outcome.result["modes"] as? [String: [String: Any]] ?? [:]

@@ -46,7 +46,7 @@ final class ServeProcess: @unchecked Sendable {
             scenarioPath = nil
         }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.executable)
+        process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = all + arguments
         process.currentDirectoryURL = AuthTestFiles.packageRoot
         let out = Pipe()
@@ -74,6 +74,11 @@ final class ServeProcess: @unchecked Sendable {
         self.port = port
         cleartextPort = portAfter("http://127.0.0.1:")
         // Nothing reads the pipes from here on: at --log-level error the server writes next to nothing.
+    }
+
+    /// The `mock-apns` built with the tests, or `MOCK_APNS_ATTACK_EXECUTABLE` (to attack a release build).
+    static var executable: String {
+        ProcessInfo.processInfo.environment["MOCK_APNS_ATTACK_EXECUTABLE"] ?? CLITests.executable
     }
 
     /// The process id, for `/proc`.
