@@ -882,13 +882,17 @@ def malformed_cases(conn, token):
 
 
 def malformed(args, conns, token):
-    """Each case on a fresh connection (after a warm-up push on stream 1 for none of them: stream 1 is free),
-    then a PING: reports the first GOAWAY / RST_STREAM and whether the PING was answered."""
+    """Each case (--case: only those) on a fresh connection after the preface and SETTINGS, followed by a PING.
+    Reports the error answer (the GOAWAY if one came, else the first RST_STREAM) and whether the PING was
+    answered, which is how an ignored frame shows."""
     results = {}
-    selected = args.case.split(",") if args.case else None
     names_conn = Conn(args)
     names = list(malformed_cases(names_conn, token).keys())
     names_conn.close()
+    selected = args.case.split(",") if args.case else None
+    unknown = sorted(set(selected or []) - set(names))
+    if unknown:
+        raise ValueError("unknown malformed cases %s; known: %s" % (", ".join(unknown), ", ".join(names)))
     for name in names:
         if selected and name not in selected:
             continue
@@ -975,6 +979,7 @@ def main():
                "connections": [conn.summary() for conn in conns], "probe": helper.finish()}
     summary["answered"] = sum(len(conn.answers) for conn in conns)
     print(json.dumps(summary))
+    sys.exit(1 if error else 0)
 
 
 if __name__ == "__main__":
