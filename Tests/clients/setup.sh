@@ -16,6 +16,7 @@
 #   pyapns_client 2.0.6  httpx, synchronous, iat as a float
 # and requests 2.34.2, which the Python examples of README.md and docs/ use (DocSnippetTests runs them).
 # Their dependencies are pinned too, so every machine gets the same bytes on the wire.
+# Tests/clients/attacks.py (the hostile clients of AttackTests) uses hpack, PyJWT and pyOpenSSL from this list.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// Runs one attack of `Tests/clients/attacks.py` against a `ServeProcess` and measures the server meanwhile.
+enum Attacker {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The attacker's view of one connection: its local port, the streams it saw answered, the GOAWAY it got.
+    struct Connection {
+        var port: Int
+        var answers: [Int: Int]
+        var resetsSent: Set<Int>
+        var goawayLastStream: Int?
+        var goawayError: String?
+        var received: [String: Int]
+        /// The server ended the connection (GOAWAY, close or reset) rather than the client.
+        var endedByServer: Bool
+    }
+
+    /// What one attack did and what the server's process did meanwhile (memory in KiB).
+    struct Outcome {
+        var summary: [String: Any]
+        var connections: [Connection]
+        var probeConnections: [Connection]
+        var rssBefore: Int
+        var rssPeak: Int
+        var rssAfter: Int
+        var descriptorsBefore: Int
+        var descriptorsAfter: Int
+        var journalMark: Int
+
+        var result: [String: Any] { summary["result"] as? [String: Any] ?? [:] }
+        var probe: [String: Any] { summary["probe"] as? [String: Any] ?? [:] }
+        /// The figures for the README and for a failing test's message.
+        var figures: String {
+            let probeText = ["answered", "failures", "p50ms", "p99ms", "maxms"].map { "\($0)=\(probe[$0] ?? "-")" }
+            return "RSS \(rssBefore / 1024)→\(rssPeak / 1024)→\(rssAfter / 1024) MiB, fds \(descriptorsBefore)→"
+                + "\(descriptorsAfter), probe \(probeText.joined(separator: " ")), result \(result), "
+                + "seconds \(summary["seconds"] ?? "-"), error \(summary["error"] ?? "-")"
+        }
+    }
+
+    static var script: String { AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/attacks.py").path }
+
+    /// Runs `attacks.py ATTACK --port … --probe ARGUMENTS`, sampling the server's RSS every 50 ms; waits up to
+    /// `settle` seconds after it for the memory and descriptors to come back down.
+    static func run(
+        _ attack: String, against server: ServeProcess, _ arguments: [String] = [], probe: Bool = true,
+        settle: TimeInterval = 2, timeout: TimeInterval = 120
+    ) async throws -> Outcome {
+        guard ThirdPartyClients.venvExists else {
+            throw Failure(description: "\(ThirdPartyClients.venvPython.path) is missing: run Tests/clients/setup.sh")
+        }
+        let mark = server.journalLineCount()
+        let before = server.memory().rss
+        let descriptorsBefore = server.descriptorCount()
+        var command = [script, attack, "--port", String(server.port)] + arguments
+        if let cleartext = server.cleartextPort { command += ["--cleartext-port", String(cleartext)] }
+        if probe { command.append("--probe") }
+        let (status, output, errors, peak) = try await runSampling(command, server: server, timeout: timeout)
+        guard status == 0, let line = output.split(separator: "\n").last,
+            let summary = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { throw Failure(description: "attacks.py \(attack) exited \(status)\n\(output.suffix(2000))\n\(errors)") }
+        let deadline = Date().addingTimeInterval(settle)
+        while Date() < deadline, server.descriptorCount() > descriptorsBefore {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let probeConnections = ((summary["probe"] as? [String: Any])?["connections"] as? [[String: Any]]) ?? []
+        return Outcome(
+            summary: summary, connections: ((summary["connections"] as? [[String: Any]]) ?? []).map(connection),
+            probeConnections: probeConnections.map(connection), rssBefore: before, rssPeak: max(peak, before),
+            rssAfter: server.memory().rss, descriptorsBefore: descriptorsBefore,
+            descriptorsAfter: server.descriptorCount(), journalMark: mark)
+    }
+
+    private static func connection(_ object: [String: Any]) -> Connection {
+        let answers = (object["answers"] as? [String: Int] ?? [:]).reduce(into: [Int: Int]()) {
+            if let stream = Int($1.key) { $0[stream] = $1.value }
+        }
+        let goaway = object["goaway"] as? [String: Any]
+        return Connection(
+            port: object["port"] as? Int ?? -1, answers: answers,
+            resetsSent: Set(object["resetsSent"] as? [Int] ?? []), goawayLastStream: goaway?["lastStreamID"] as? Int,
+            goawayError: goaway?["error"] as? String, received: object["received"] as? [String: Int] ?? [:],
+            endedByServer: ["goaway", "eof", "reset", "tls-error"].contains(object["end"] as? String ?? ""))
+    }
+
+    /// Runs the venv's python off the cooperative pool, killing it after `timeout`; the peak RSS seen meanwhile.
+    private static func runSampling(
+        _ arguments: [String], server: ServeProcess, timeout: TimeInterval
+    ) async throws -> (Int32, String, String, Int) {
+        let process = Process()
+        process.executableURL = ThirdPartyClients.venvPython
+        process.currentDirectoryURL = AuthTestFiles.packageRoot
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+                let peak = PeakSampler(server)
+                let group = DispatchGroup()
+                let errors = PipeText()
+                group.enter()
+                DispatchQueue.global().async {
+                    errors.data = err.fileHandleForReading.readDataToEndOfFile()
+                    group.leave()
+                }
+                let output = out.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
+                process.waitUntilExit()
+                killer.cancel()
+                continuation.resume(
+                    returning: (
+                        process.terminationStatus, String(decoding: output, as: UTF8.self),
+                        String(decoding: errors.data, as: UTF8.self), peak.stop()
+                    ))
+            }
+        }
+    }
+}
+
+/// Samples a process's RSS every 50 ms on its own thread until stopped; keeps the largest.
+private final class PeakSampler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var peak = 0
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ server: ServeProcess) {
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ running }) {
+                let rss = server.memory().rss
+                lock.withLock { peak = max(peak, rss) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            done.signal()
+        }
+    }
+
+    func stop() -> Int {
+        lock.withLock { running = false }
+        done.wait()
+        return lock.withLock { peak }
+    }
+}
+
+/// Bytes read on another queue; the DispatchGroup orders the write before the read.
+private final class PipeText: @unchecked Sendable {
+    var data = Data()
+}
