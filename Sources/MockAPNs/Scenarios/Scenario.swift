@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
     public var listen: ListenSettings
     /// How many records the in-memory journal keeps before dropping the oldest.
     public var journalCapacity: Int
+    /// Handshake and idle timeouts and the connection cap (`limits:`).
+    public var limits = ConnectionLimits()
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],
