@@ -78,10 +78,10 @@ struct ShutdownTests {
         // The delayed answer goes out when the grace period ends, not a minute later.
         #expect(slow.terminationStatus == 0, "\(slowText)")
         #expect(slowText == "200", "\(slowText)")
-        // The held stream is reset when the grace period ends: curl gives up on it then, not at its own timeout
-        // (28) and not with an answer.
+        // The held stream is reset (RST_STREAM CANCEL) when the grace period ends: curl gives up on it then, not
+        // at its own timeout (28), and with no answer (curl 7.88 reports the reset as exit 18).
         #expect(![0, 28].contains(held.terminationStatus), "curl exit \(held.terminationStatus): \(heldText)")
-        #expect(heldText.hasPrefix("000"), "\(heldText)")
+        #expect(!heldText.contains("200"), "\(heldText)")
         #expect(answeredAfter > .seconds(4) && answeredAfter < .seconds(7), "\(answeredAfter)")
         #expect(stoppedAfter < .seconds(8), "\(stoppedAfter)")
         #expect(server.terminationStatus == 0)

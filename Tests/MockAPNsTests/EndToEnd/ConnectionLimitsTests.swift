@@ -63,8 +63,13 @@ struct ConnectionLimitsTests {
         return try #require(object?["detail"] as? [String: Any])
     }
 
-    static func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    /// The sockets this process has open (the in-process server's included; pipes and files left out).
+    static func openSockets() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.filter { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"))?.hasPrefix("socket:")
+                == true
+        }.count
     }
 
     // MARK: - The scenario section and the flags
@@ -139,16 +144,19 @@ struct ConnectionLimitsTests {
         .enabled(if: ThirdPartyClients.venvExists || ThirdPartyClients.inCI))
     func slowHello() async throws {
         try await Self.withLimitedServer { server, logs in
-            let before = Self.openDescriptors()
+            // A first run leaves what running a subprocess keeps open; the second must leave nothing more.
+            _ = try await Self.probe(server, "slow-hello", ["--count", "2", "--seconds", "3"])
+            try await Task.sleep(for: .milliseconds(300))
+            let before = Self.openSockets()
             let detail = try await Self.probe(server, "slow-hello", ["--count", "30", "--seconds", "6"])
             let closed = try #require(detail["closedAfter"] as? [Any])
             #expect(closed.count == 30)
             for case let seconds as Double in closed { #expect(seconds > 0.6 && seconds < 2.5, "\(closed)") }
             #expect(closed.allSatisfy { $0 is Double }, "some stayed open: \(closed)")
             try await Task.sleep(for: .milliseconds(300))
-            // 30 connections left open would add 30; the probe's own pipes may still be open.
-            #expect(Self.openDescriptors() < before + 10, "descriptors \(before) → \(Self.openDescriptors())")
+            #expect(Self.openSockets() <= before, "sockets \(before) → \(Self.openSockets())")
             #expect(server.metrics.openConnections == 0)
+            // Once per 10 s: the warm-up run logged it, the 30 closures of the second are counted, not logged.
             #expect(logs.lines(containing: "did not finish the TLS handshake and HTTP/2 preface within 800ms").count == 1)
             #expect(try Self.pushes(server) == 200)
         }
@@ -345,12 +353,12 @@ struct ConnectionLimitsTests {
             #expect(ContinuousClock.now - started < .seconds(2), "another connection waited")
             FileManager.default.createFile(atPath: go, contents: Data())
             let detail = try await probe
-            // Once it reads, every request recorded is answered, and the server reads the rest of what it sent:
-            // reading resumed when the output drained.
+            // Once it reads, it gets more answers than the server had taken requests while it was blocked: reading
+            // resumed when the output drained. (An exact count is not possible: its last write timed out in the
+            // middle of a TLS record, so the server cannot decrypt what follows.)
             let answers = try #require(detail["answers"] as? Int, "\(detail)")
             #expect(answers > Int(recorded), "\(detail), \(recorded) recorded while blocked")
-            #expect(answers >= detail["sent"] as? Int ?? .max, "\(detail)")
-            #expect(server.journal.totalCount == UInt64(answers + 1), "\(detail)")
+            #expect(server.journal.totalCount > recorded + 1, "\(detail)")
         }
     }
 }
