@@ -69,10 +69,17 @@ public final class MockAPNsControlAPI: Sendable {
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
 
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let hintLog = RateLimitedLog()
+        let boundPort = NIOLockedValueBox(port)
         let application = Application(
             router: router,
+            server: .http1(
+                additionalChannelHandlers: [
+                    ControlTLSHint(log: hintLog, logger: logger) { "\(host):\(boundPort.withLockedValue { $0 })" }
+                ]),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
             onServerRunning: { channel in
+                boundPort.withLockedValue { $0 = channel.localAddress?.port ?? port }
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
             },
