@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import Testing
 
 @testable import MockAPNs
@@ -436,5 +437,24 @@ final class LogCapture: Sendable {
             let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             capture.append("\(event.level) \(event.message) \(fields.joined(separator: " "))")
         }
+    }
+}
+
+/// The limiter behind every connection log line.
+@Suite("Rate-limited log")
+struct RateLimitedLogTests {
+    @Test("lets one line per kind through per interval and counts the ones it held back")
+    func limits() {
+        let capture = LogCapture()
+        let logger = Logger(label: "test") { _ in capture.handler() }
+        let log = RateLimitedLog(interval: .seconds(10))
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        #expect(log.log(logger, kind: "a", "first", now: start))
+        #expect(!log.log(logger, kind: "a", "second", now: start + .seconds(3)))
+        #expect(!log.log(logger, kind: "a", "third", now: start + .seconds(9)))
+        #expect(log.log(logger, kind: "b", "other kind", now: start + .seconds(9)))
+        #expect(log.log(logger, kind: "a", "fourth", now: start + .seconds(10)))
+        #expect(capture.all.count == 3)
+        #expect(capture.all.last == "info fourth suppressed=2 more since the last such line", "\(capture.all)")
     }
 }
