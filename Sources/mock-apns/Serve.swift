@@ -63,6 +63,27 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close a connection whose TLS handshake and HTTP/2 preface are not done within this (10ms to 10m).",
+            discussion: "Default: the scenario's limits.handshakeTimeout, else 10s.", valueName: "duration"))
+    var handshakeTimeout: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "GOAWAY IdleTimeout and close a connection that sent nothing (not even a PING) for this long (10ms to 24h).",
+            discussion: "Default: the scenario's limits.idleTimeout, else 1h.", valueName: "duration"))
+    var idleTimeout: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Connections open at once per port; more are accepted and closed at once (1 to 1000000).",
+            discussion: "Default: the scenario's limits.maxConnections, else 1000.", valueName: "n"))
+    var maxConnections: Int?
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         if let cleartextPort, !(0...65_535).contains(cleartextPort) {
@@ -87,6 +108,7 @@ struct Serve: AsyncParsableCommand {
         {
             throw ValidationError("--journal-max-bytes \(problem.message)")
         }
+        _ = try limitOverrides(ConnectionLimits())
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -126,6 +148,7 @@ struct Serve: AsyncParsableCommand {
         {
             loaded.journalMaxBytes = bytes
         }
+        loaded.limits = try limitOverrides(loaded.limits)
 
         let server: MockAPNsServer
         do {
@@ -160,6 +183,36 @@ struct Serve: AsyncParsableCommand {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+    }
+}
+
+extension Serve {
+    /// `limits` with the values of --handshake-timeout, --idle-timeout and --max-connections, range-checked.
+    func limitOverrides(_ limits: ConnectionLimits) throws -> ConnectionLimits {
+        var limits = limits
+        func duration(_ text: String, flag: String, range: ClosedRange<Duration>) throws -> Duration {
+            switch DurationText.parse(text, in: range) {
+            case .success(let duration): return duration
+            case .failure(let problem): throw ValidationError("\(flag) \(problem.message)")
+            }
+        }
+        if let handshakeTimeout {
+            limits.handshakeTimeout = try duration(
+                handshakeTimeout, flag: "--handshake-timeout", range: ConnectionLimits.handshakeTimeoutRange)
+        }
+        if let idleTimeout {
+            limits.idleTimeout = try duration(
+                idleTimeout, flag: "--idle-timeout", range: ConnectionLimits.idleTimeoutRange)
+        }
+        if let maxConnections {
+            let range = ConnectionLimits.maxConnectionsRange
+            guard range.contains(maxConnections) else {
+                throw ValidationError(
+                    "--max-connections must be from \(range.lowerBound) to \(range.upperBound), got \(maxConnections)")
+            }
+            limits.maxConnections = maxConnections
+        }
+        return limits
     }
 }
 

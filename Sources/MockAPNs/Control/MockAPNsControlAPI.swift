@@ -73,10 +73,17 @@ public final class MockAPNsControlAPI: Sendable {
         // prints; keep it for debug and trace.
         var applicationLogger = logger
         if logger.logLevel == .info { applicationLogger.logLevel = .notice }
+        let hintLog = RateLimitedLog()
+        let boundPort = NIOLockedValueBox(port)
         let application = Application(
             router: router,
+            server: .http1(
+                additionalChannelHandlers: [
+                    ControlTLSHint(log: hintLog, logger: logger) { "\(host):\(boundPort.withLockedValue { $0 })" }
+                ]),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
             onServerRunning: { channel in
+                boundPort.withLockedValue { $0 = channel.localAddress?.port ?? port }
                 portContinuation.yield(channel.localAddress?.port ?? port)
                 portContinuation.finish()
             },

@@ -38,7 +38,13 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
-        ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+        var snapshot = ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+        // The limits in force (flags included): they belong to the listeners and stay as the server started.
+        if case .object(var members) = snapshot.document {
+            members.append(("limits", self.scenario.limits.scenarioJSON))
+            snapshot.document = .object(members)
+        }
+        return snapshot
     }
 
     /// Adds devices, or replaces those with the same token.

@@ -34,6 +34,7 @@ extension MockAPNsServer {
         loaded.listen = running.listen
         loaded.journalCapacity = running.journalCapacity
         loaded.journalMaxBytes = running.journalMaxBytes
+        loaded.limits = running.limits
         controlState.store(loaded)
         try await reset()
         return try await scenario()

@@ -17,6 +17,17 @@ public enum DurationText {
     /// The units, longest suffix first where one ends another (`ms` before `s`).
     private static let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
 
+    /// Reads `250ms`, `5s`, `1.5s`, `2m` or `1h`, within `range` (`must be from 10ms to 10m, got '1ms'`).
+    public static func parse(_ text: String, in range: ClosedRange<Duration>) -> Result<Duration, Problem> {
+        let parsed = parse(text, maximum: range.upperBound)
+        let outside = Problem(message: "must be from \(self.text(range.lowerBound)) to \(self.text(range.upperBound)), got '\(text)'")
+        switch parsed {
+        case .success(let duration) where duration < range.lowerBound: return .failure(outside)
+        case .failure(let problem) where problem.message.hasPrefix("must be at most"): return .failure(outside)
+        default: return parsed
+        }
+    }
+
     /// Reads `250ms`, `5s`, `1.5s`, `2m` or `1h`, from 0 to `maximum`; a number needs its unit.
     public static func parse(_ text: String, maximum: Duration) -> Result<Duration, Problem> {
         let trimmed = text.trimmingASCIISpaces()

@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
     /// How many bytes of records (payloads, headers and a fixed overhead each) the journal keeps before dropping
     /// the oldest; see `Journal.maxBytes`.
     public var journalMaxBytes: Int = Journal.defaultMaxBytes
+    /// Handshake and idle timeouts and the connection cap (`limits:`).
+    public var limits = ConnectionLimits()
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],

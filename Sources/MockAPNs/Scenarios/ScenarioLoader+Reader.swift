@@ -74,6 +74,9 @@ extension ScenarioLoader {
             if let fidelity = fields["fidelity"] {
                 scenario.world.fidelity = try self.fidelity(fidelity)
             }
+            if let limits = fields["limits"] {
+                scenario.limits = try self.limits(limits)
+            }
             return scenario
         }
 

@@ -195,4 +195,12 @@ extension ScenarioLoader.Reader {
         case .failure(let problem): throw field.error(problem.message)
         }
     }
+
+    /// A duration with a unit within `range`.
+    func duration(_ field: Field, in range: ClosedRange<Duration>) throws(ScenarioError) -> Duration {
+        switch DurationText.parse(try field.string(), in: range) {
+        case .success(let duration): return duration
+        case .failure(let problem): throw field.error(problem.message)
+        }
+    }
 }

@@ -47,13 +47,23 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var sniffedPreface = false
     private let logger: Logger
     private let metrics: ServerMetrics
+    /// The server's rate-limited log of failed handshakes and refused connections.
+    private let connectionLog: RateLimitedLog
+    /// Plaintext bytes taken by HTTP/2 until the client preface (24 bytes) is complete; then `nil`.
+    private var prefaceBytes: Int? = 0
+    /// Answers waiting on a scripted delay and streams held with no answer (ShutdownDeadlineEvent, close).
+    private var held = HeldAnswers()
 
-    init(engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics) {
+    init(
+        engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,
+        connectionLog: RateLimitedLog
+    ) {
         self.engine = engine
         self.tls = tls
         self.info = info
         self.logger = logger
         self.metrics = metrics
+        self.connectionLog = connectionLog
         self.mode = tls == nil ? .http2 : .handshaking
         self.worldGeneration = engine.generation
         self.validator = APNsValidator(world: engine.world)
@@ -70,6 +80,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         reportControlFrames()
         mode = .closed
         session = nil
+        // Delayed answers to a connection that is gone are recorded now (as unanswered), not when their delay ends.
+        for run in held.takeAll().delayed { run() }
         context.fireChannelInactive()
     }
 
@@ -79,6 +91,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleTimeoutEvent || event is ShutdownDeadlineEvent {
+            lifecycleEvent(event, context: context)
+            return
+        }
         guard event is GracefulShutdownEvent else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -109,7 +125,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 writeCiphertext(context: context)
                 return
             case .failed(let error):
-                logger.debug("TLS handshake failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
+                let failure = HandshakeFailure(error)
+                connectionLog.log(
+                    logger, kind: failure.kind, failure.message,
+                    metadata: ["client": "\(info.remoteAddress)", "error": "\(error)"])
                 metrics.handshakeFailed()
                 writeCiphertext(context: context)
                 finish(context: context)
@@ -126,6 +145,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let open = tls.readPlaintext(into: &plaintext)
         if plaintext.readableBytes > 0 { receivePlaintext(plaintext, context: context) }
         plaintextIn = plaintext
+        if tls.refusedRenegotiation, mode != .closed {
+            let failure = HandshakeFailure.renegotiation
+            connectionLog.log(logger, kind: failure.kind, failure.message, metadata: ["client": "\(info.remoteAddress)"])
+            flush(context: context)
+            finish(context: context)  // sends the no_renegotiation alert OpenSSL queued, then close_notify
+            return
+        }
+        // Alerts and session tickets OpenSSL wrote while reading, when no answer carried them out.
+        writeCiphertext(context: context)
         if !open, mode != .closed {
             flush(context: context)
             finish(context: context)
@@ -206,6 +234,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         }
         do {
             try session.receive(bytes)
+            if let count = prefaceBytes { notePreface(count + bytes.readableBytes, context: context) }
         } catch {
             logger.debug("HTTP/2 protocol error", metadata: ["connection": "\(info.id)", "error": "\(error)"])
             processCompletedRequests(context: context)
@@ -329,11 +358,14 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         _ work: @escaping (APNsConnectionHandler, ChannelHandlerContext) -> Void
     ) {
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
-            // Runs even when the connection has gone, so that the record of the request is still written.
+        let key = held.reserveKey()
+        let run = { [self] in
+            held.forget(key)
             work(self, context)
             flush(context: context)
         }
+        // Run early when the connection closes or the shutdown grace period ends, so the record is still written.
+        held.keep(key, task: context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds), run), run: run)
     }
 
     /// Records, then answers. The record goes in first: a client holding an answer can find its request.
@@ -371,7 +403,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         guard mode == .http2, let session else { return }
         switch fault {
         case .noResponse:
-            break
+            held.hold(streamID) { session.isStreamOpen($0) }
         case .resetStream:
             session.resetStream(streamID)
         case .goaway:
@@ -545,6 +577,37 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) {
             context.close(promise: nil)
         }
+    }
+
+    // MARK: - Lifecycle (ConnectionGuard, shutdown)
+
+    /// Tells `ConnectionGuard` once the client preface is complete: the handshake timer ends, the idle one starts.
+    private func notePreface(_ count: Int, context: ChannelHandlerContext) {
+        guard count >= 24 else {
+            prefaceBytes = count
+            return
+        }
+        prefaceBytes = nil
+        context.triggerUserOutboundEvent(ConnectionEstablishedEvent(), promise: nil)
+    }
+
+    /// An idle connection gets GOAWAY NO_ERROR `{"reason":"IdleTimeout"}` and is closed; at the end of the
+    /// shutdown grace period, delayed answers go out at once and held streams are reset.
+    private func lifecycleEvent(_ event: Any, context: ChannelHandlerContext) {
+        if event is IdleTimeoutEvent {
+            guard mode == .http2 else { return close(context: context) }
+            session?.submitGoaway(reason: APNsReason.idleTimeout.name)
+            flush(context: context)
+            finish(context: context)
+            return
+        }
+        let (delayed, streams) = held.takeAll()
+        for run in delayed { run() }
+        guard mode == .http2, let session else { return }
+        for streamID in streams where session.isStreamOpen(streamID) {
+            session.resetStream(streamID, errorCode: NGHTTP2_CANCEL.rawValue)
+        }
+        flush(context: context)
     }
 
     /// Whether the first bytes are an HTTP/1.x request line rather than the HTTP/2 preface.

@@ -41,6 +41,9 @@ public final class MockAPNsServer: Sendable {
     /// The journal of every request.
     public var journal: Journal { engine.journal }
 
+    /// How long `shutdown` (SIGTERM, SIGINT) waits for streams in flight before it answers or resets the rest.
+    public static let shutdownGracePeriod = Duration.seconds(5)
+
     private init(
         engine: MockAPNsEngine, scenario: Scenario, metrics: ServerMetrics, port: Int, cleartextPort: Int?,
         host: String, caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
@@ -96,6 +99,7 @@ public final class MockAPNsServer: Sendable {
         let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
+        let connectionLog = RateLimitedLog()
         let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: UsableCores.count)
 
         var listeners: [Channel] = []
@@ -103,14 +107,16 @@ public final class MockAPNsServer: Sendable {
         do {
             let tlsListener = try await bind(
                 host: listen.host, port: listen.port, group: group, engine: engine, tlsContext: tlsContext,
-                metrics: metrics, connections: connections, logger: logger)
+                metrics: metrics, connections: connections, limits: scenario.limits, connectionLog: connectionLog,
+                logger: logger)
             listeners.append(tlsListener)
             if let cleartextPort = listen.cleartextPort {
                 role = .cleartext
                 listeners.append(
                     try await bind(
                         host: listen.host, port: cleartextPort, group: group, engine: engine, tlsContext: nil,
-                        metrics: metrics, connections: connections, logger: logger))
+                        metrics: metrics, connections: connections, limits: scenario.limits,
+                        connectionLog: connectionLog, logger: logger))
             }
         } catch {
             let port = role == .apns ? listen.port : listen.cleartextPort ?? 0
@@ -127,14 +133,24 @@ public final class MockAPNsServer: Sendable {
 
     private static func bind(
         host: String, port: Int, group: MultiThreadedEventLoopGroup, engine: MockAPNsEngine, tlsContext: TLSContext?,
-        metrics: ServerMetrics, connections: ConnectionRegistry, logger: Logger
+        metrics: ServerMetrics, connections: ConnectionRegistry, limits: ConnectionLimits,
+        connectionLog: RateLimitedLog, logger: Logger
     ) async throws -> Channel {
-        try await ServerBootstrap(group: group)
+        let cap = ConnectionCap(limit: limits.maxConnections)
+        return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelOption(.writeBufferWaterMark, value: ConnectionCap.writeBufferWaterMark)
             .childChannelInitializer { channel in
+                guard cap.admit() else {
+                    cap.logRefusal(connectionLog, logger: logger, port: channel.localAddress?.port)
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ConnectionCap.CloseAtOnce())
+                    }
+                }
+                channel.closeFuture.whenComplete { _ in cap.release() }
                 let id = connections.nextID()
                 let remote = channel.remoteAddress.map(Self.describe) ?? "unknown"
                 let tls: TLSConnection?
@@ -152,7 +168,12 @@ public final class MockAPNsServer: Sendable {
                 channel.closeFuture.whenComplete { _ in connections.remove(id) }
                 do {
                     try channel.pipeline.syncOperations.addHandler(
-                        APNsConnectionHandler(engine: engine, tls: tls, info: info, logger: logger, metrics: metrics))
+                        ConnectionGuard(
+                            limits: limits, expectTLS: tls != nil, log: connectionLog, logger: logger, metrics: metrics))
+                    try channel.pipeline.syncOperations.addHandler(
+                        APNsConnectionHandler(
+                            engine: engine, tls: tls, info: info, logger: logger, metrics: metrics,
+                            connectionLog: connectionLog))
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)
                 }
@@ -168,8 +189,10 @@ public final class MockAPNsServer: Sendable {
     }
 
     /// Stops accepting, sends every connection GOAWAY `{"reason":"Shutdown"}`, lets streams in flight finish
-    /// (up to `gracePeriod`), closes what is left and flushes the journal file.
-    public func shutdown(gracePeriod: Duration = .seconds(5)) async throws {
+    /// (up to `gracePeriod`), then sends at once the answers still waiting on a scripted delay and resets
+    /// (RST_STREAM CANCEL) the streams a `no-response` rule holds, closes what is left and flushes the journal file.
+    /// Logs "mock-apns stopped" once, however often it is called.
+    public func shutdown(gracePeriod: Duration = MockAPNsServer.shutdownGracePeriod) async throws {
         let alreadyStopped = stopped.withLockedValue { value in
             defer { value = true }
             return value
@@ -183,6 +206,15 @@ public final class MockAPNsServer: Sendable {
         let deadline = ContinuousClock.now + gracePeriod
         while !connections.isEmpty, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        let late = connections.all()
+        if !late.isEmpty {
+            for channel in late { channel.pipeline.fireUserInboundEventTriggered(ShutdownDeadlineEvent()) }
+            // Time for those answers and resets to reach the clients before the close.
+            let closeBy = ContinuousClock.now + .milliseconds(500)
+            while !connections.isEmpty, ContinuousClock.now < closeBy {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
         }
         for channel in connections.all() { try? await channel.close() }
         journal.flush()

@@ -16,6 +16,8 @@ final class TLSConnection {
     private let networkIn: OpaquePointer  // the BIO OpenSSL reads ciphertext from
     private let networkOut: OpaquePointer  // the BIO OpenSSL writes ciphertext to
     private(set) var isHandshakeComplete = false
+    /// Set when OpenSSL refused a client's renegotiation with a no_renegotiation alert: the connection must end.
+    fileprivate(set) var refusedRenegotiation = false
 
     init(context: TLSContext) throws(TLSError) {
         ERR_clear_error()
@@ -32,6 +34,8 @@ final class TLSConnection {
         self.ssl = ssl
         self.networkIn = networkIn
         self.networkOut = networkOut
+        // For the info callback (`TLSContext`): unretained, valid because this object owns and frees the SSL.
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -132,4 +136,16 @@ final class TLSConnection {
             }
         }
     }
+}
+
+/// OpenSSL's info callback: notes a no_renegotiation alert sent to the client on the connection it belongs to.
+///
+/// Set on the context (`TLSContext`); OpenSSL calls it on handshake steps and alerts only, never per record.
+func tlsInfoCallback(_ ssl: OpaquePointer?, _ where: Int32, _ value: Int32) {
+    let writeAlert: Int32 = 0x4000 | 0x08  // SSL_CB_ALERT | SSL_CB_WRITE
+    let noRenegotiation: Int32 = 100  // SSL_AD_NO_RENEGOTIATION
+    guard `where` & writeAlert == writeAlert, value & 0xff == noRenegotiation, let ssl,
+        let owner = SSL_get_ex_data(ssl, 0)
+    else { return }
+    Unmanaged<TLSConnection>.fromOpaque(owner).takeUnretainedValue().refusedRenegotiation = true
 }

@@ -37,6 +37,9 @@ public final class TLSContext: @unchecked Sendable {
             _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
         }
         COpenSSL_SSL_CTX_set_alpn_select_cb(context, selectALPN, nil)
+        // SSL_OP_NO_RENEGOTIATION makes OpenSSL answer a TLS 1.2 renegotiation with a warning alert and go on;
+        // the callback notes it so that the connection ends there (a client may ignore a warning and wait).
+        SSL_CTX_set_info_callback(context, tlsInfoCallback)
     }
 
     /// Creates a context from PEM files.
