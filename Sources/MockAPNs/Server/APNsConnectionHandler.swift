@@ -33,6 +33,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var lastVerdict: JournalRecord.Verdict?
     @exclusivity(unchecked) private var plaintextIn: ByteBuffer?
     @exclusivity(unchecked) private var spareRequests: [APNsRequest] = []
+    /// The highest stream decided on this connection: a scripted GOAWAY never leaves a recorded stream above it.
+    @exclusivity(unchecked) private var highestDecidedStreamID: Int32 = 0
     @exclusivity(unchecked) private var plaintextOut: ByteBuffer?
     private var mode: Mode
     private var worldGeneration: UInt64
@@ -265,6 +267,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             let streamID = request.streamID
             // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again).
             guard streamID <= session.goawayLastStreamID else { continue }
+            highestDecidedStreamID = max(highestDecidedStreamID, streamID)
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
                 ids: &ids, verdict: &lastVerdict)
@@ -376,7 +379,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             session.resetStream(streamID)
         case .goaway:
             if let response { session.submitResponse(streamID: streamID, response: response) }
-            session.submitGoaway(lastStreamID: streamID, reason: APNsReason.shutdown.name)
+            // Covers every stream decided so far (an earlier read's, or one earlier in this batch): each is recorded
+            // and answered, delayed ones too, so the journal and the GOAWAY agree.
+            session.submitGoaway(lastStreamID: max(streamID, highestDecidedStreamID), reason: APNsReason.shutdown.name)
         case .closeConnection:
             close(context: context)
         }
