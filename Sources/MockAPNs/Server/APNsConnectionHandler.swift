@@ -265,8 +265,12 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
-            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again).
-            guard streamID <= session.goawayLastStreamID else { continue }
+            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again);
+            // REFUSED_STREAM closes it (RFC 9113 §8.7: not processed, safe to retry).
+            guard streamID <= session.goawayLastStreamID else {
+                session.resetStream(streamID, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
+                continue
+            }
             highestDecidedStreamID = max(highestDecidedStreamID, streamID)
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
@@ -344,7 +348,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
     ) {
         // Above a GOAWAY's last-stream-id: the client was told it was never processed.
-        if let session, streamID > session.goawayLastStreamID { return }
+        if let session, streamID > session.goawayLastStreamID {
+            session.resetStream(streamID, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
+            return
+        }
         guard mode == .http2, let session, session.isStreamOpen(streamID), session.isAlive else {
             // The client reset the stream (or left) before a delayed answer, or nghttp2 ended the session after a
             // protocol error: record that nothing was sent.

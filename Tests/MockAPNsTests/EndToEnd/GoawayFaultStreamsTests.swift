@@ -49,4 +49,20 @@ struct GoawayFaultStreamsTests {
             #expect(records.first { $0.streamID == 3 }?.response?.status == 500)
         }
     }
+
+    @Test("a stream above the GOAWAY's last-stream-id is reset REFUSED_STREAM and not recorded")
+    func streamsAboveAreRefused() async throws {
+        try await withServer { server, port in
+            var frames = HTTP2ClientFrames()
+            frames.request(path: Self.path(1), headers: Self.headers, body: EndToEndTests.alert)  // 1: GOAWAY
+            frames.request(path: "/3/device/\(EndToEndTests.device)", headers: Self.headers)  // 3
+            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 1)
+            let goaway = try #require(RawTCP.goaway(in: answer))
+            #expect(goaway.lastStreamID == 1)
+            let resets = RawTCP.resets(in: answer)
+            #expect(resets.map(\.stream) == [3])
+            #expect(resets.map(\.errorCode) == [Self.refusedStream])
+            #expect(server.journal.records().map(\.streamID) == [1])
+        }
+    }
 }
