@@ -42,7 +42,9 @@ struct GoawayFaultStreamsTests {
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.debug == #"{"reason":"Shutdown"}"#)
             let deadline = ContinuousClock.now + .seconds(3)
-            while server.journal.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while server.journal.count < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let records = server.journal.records()
             #expect(Set(records.map(\.streamID)) == [1, 3, 5])
             #expect(records.allSatisfy { UInt32($0.streamID) <= goaway.lastStreamID }, "\(goaway.lastStreamID)")
