@@ -76,8 +76,8 @@ public final class Journal: Sendable {
     public let capacity: Int
     /// How many bytes of records are kept in memory before the oldest are dropped (the newest is always kept).
     ///
-    /// A record counts its payload as kept, 128 bytes per header and 1 KiB for the rest (`journalBytes`): an
-    /// estimate that errs high, since records that repeat a request share its bytes.
+    /// A record counts its payload as kept, its headers' bytes (name, value and 32 each) and 1 KiB for the rest
+    /// (`journalBytes`): an estimate that errs high, since records that repeat a request share its bytes.
     public let maxBytes: Int
 
     /// A journal keeping `capacity` records and at most `maxBytes` of them, also appending to `filePath`.
