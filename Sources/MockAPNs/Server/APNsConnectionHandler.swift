@@ -413,16 +413,21 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let now = NIODeadline.now().uptimeNanoseconds
         let interval = world.fidelity.streamLimitAnnounceInterval.nanoseconds
         let value = UInt32(clamping: desiredStreamLimit(world.fidelity))
-        if case .announce(let value) = streamLimit.want(value, now: now, interval: interval) {
-            session?.announceMaxConcurrentStreams(value)
-        }
+        let before = streamLimit.announced
+        announce(streamLimit.want(value, now: now, interval: interval), before: before)
     }
 
     /// Announces the held stream limit once its interval has ended.
     private func releaseStreamLimit() {
-        if case .announce(let value) = streamLimit.release(now: NIODeadline.now().uptimeNanoseconds) {
-            session?.announceMaxConcurrentStreams(value)
-        }
+        let before = streamLimit.announced
+        announce(streamLimit.release(now: NIODeadline.now().uptimeNanoseconds), before: before)
+    }
+
+    /// Sends what `streamLimit` decided; when nghttp2 cannot submit it the client still has `before`, and the
+    /// announcer (the one record of the client's value) is told so.
+    private func announce(_ action: StreamLimitAnnouncer.Action, before: UInt32) {
+        guard case .announce(let value) = action, session?.announceMaxConcurrentStreams(value) != true else { return }
+        streamLimit.notAnnounced(clientHas: before)
     }
 
     /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.
