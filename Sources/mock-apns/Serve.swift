@@ -43,8 +43,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Bytes of records kept in memory before the oldest are dropped (64KiB to 64GiB). Default: 256MiB.")
-    var journalMaxBytes: String?
+        help: "Bytes of records kept in memory before the oldest are dropped (64KiB to 64GiB). Default: 256MiB.",
+        transform: Serve.journalMaxBytes(_:))
+    var journalMaxBytes: Int?
 
     @Option(
         name: .long,
@@ -84,6 +85,14 @@ struct Serve: AsyncParsableCommand {
             discussion: "Default: the scenario's limits.maxConnections, else 1000.", valueName: "n"))
     var maxConnections: Int?
 
+    /// `--journal-max-bytes`, parsed once, as the option is read: a size such as 4096, 512KiB, 256MiB or 1GiB.
+    static func journalMaxBytes(_ text: String) throws -> Int {
+        switch ByteSizeText.parse(text, in: Journal.maxBytesRange) {
+        case .success(let bytes): return bytes
+        case .failure(let problem): throw ValidationError(problem.message)
+        }
+    }
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         if let cleartextPort, !(0...65_535).contains(cleartextPort) {
@@ -102,11 +111,6 @@ struct Serve: AsyncParsableCommand {
         if let journalCapacity, !Journal.capacityRange.contains(journalCapacity) {
             throw ValidationError(
                 "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
-        }
-        if let journalMaxBytes,
-            case .failure(let problem) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
-        {
-            throw ValidationError("--journal-max-bytes \(problem.message)")
         }
         _ = try limitOverrides(ConnectionLimits())
         if Logger.Level(rawValue: logLevel) == nil {
@@ -143,11 +147,7 @@ struct Serve: AsyncParsableCommand {
         }
         if let environment, let parsed = APNsEnvironment(name: environment) { loaded.world.environment = parsed }
         if let journalCapacity { loaded.journalCapacity = journalCapacity }
-        if let journalMaxBytes,
-            case .success(let bytes) = ByteSizeText.parse(journalMaxBytes, in: Journal.maxBytesRange)
-        {
-            loaded.journalMaxBytes = bytes
-        }
+        if let journalMaxBytes { loaded.journalMaxBytes = journalMaxBytes }
         loaded.limits = try limitOverrides(loaded.limits)
 
         let server: MockAPNsServer

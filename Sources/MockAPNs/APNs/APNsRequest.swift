@@ -31,6 +31,9 @@ public struct APNsRequest: Sendable {
         let deviceToken: String?
         /// Derived from `headers`.
         let fields: APNsHeaderFields
+        /// The headers' bytes as HTTP/2 counts them (name, value and 32 per header, RFC 9113 §6.5.2): what the
+        /// journal's byte budget counts. Worked out once per content, which repeated requests share.
+        let headerBytes: Int
 
         init(
             method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
@@ -45,6 +48,9 @@ public struct APNsRequest: Sendable {
             self.bodyTruncated = bodyTruncated
             self.deviceToken = deviceToken
             self.fields = fields
+            var headerBytes = 0
+            for header in headers { headerBytes &+= header.name.utf8.count &+ header.value.utf8.count &+ 32 }
+            self.headerBytes = headerBytes
         }
 
         /// A copy with one part changed; the derived parts follow `path` and `headers`.

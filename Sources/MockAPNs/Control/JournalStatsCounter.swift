@@ -18,20 +18,21 @@ final class JournalStatsCounter: Sendable {
     /// The counts now, after counting the records appended since the last call and those dropped meanwhile.
     func stats(journal: Journal, metrics: ServerMetrics) -> MockAPNsStats {
         state.withLockedValue { state in
-            let (records, dropped, clears) = journal.uncounted(after: state.lastSequence)
-            if clears != state.clears {
+            let uncounted = journal.uncounted(after: state.lastSequence)
+            if uncounted.clears != state.clears {
                 // Everything returned is from after the clear: start the counts over from it.
-                state = State(clears: clears, lastSequence: state.lastSequence)
+                state = State(clears: uncounted.clears, lastSequence: state.lastSequence)
             }
-            for record in records {
+            for record in uncounted.records {
                 state.stats.count(record)
                 state.lastSequence = record.sequence
             }
-            state.stats.add(dropped)
+            state.stats.add(uncounted.dropTally.counts)
             var stats = state.stats
-            stats.records = journal.count
-            stats.total = journal.totalCount
-            stats.dropped = journal.droppedCount
+            // Read with the records, under the journal's one lock: total = accepted + rejected even under load.
+            stats.records = uncounted.kept
+            stats.total = uncounted.total
+            stats.dropped = uncounted.dropped
             stats.openConnections = metrics.openConnections
             stats.totalConnections = metrics.totalConnections
             stats.controlFramesSent = metrics.controlFramesSent

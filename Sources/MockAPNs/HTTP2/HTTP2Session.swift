@@ -76,7 +76,6 @@ final class HTTP2Session {
     private(set) var openStreamCount = 0
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
-    private(set) var announcedMaxConcurrentStreams: UInt32
     /// Control frames sent so far (counted as nghttp2 sends them).
     @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
     /// The lowest last-stream-id of a GOAWAY submitted or sent (`Int32.max` before any): a request above it is one
@@ -90,7 +89,6 @@ final class HTTP2Session {
     @exclusivity(unchecked) var walker = HTTP2FrameWalker()
 
     init(settings: HTTP2Settings) throws(ProtocolError) {
-        announcedMaxConcurrentStreams = settings.maxConcurrentStreams
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
             throw ProtocolError(description: "nghttp2_session_callbacks_new failed")
@@ -319,14 +317,13 @@ final class HTTP2Session {
         }
     }
 
-    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS (APNs lowers it to 1 and raises it again, §2).
-    func announceMaxConcurrentStreams(_ value: UInt32) {
-        guard let session, value != announcedMaxConcurrentStreams else { return }
+    /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS (APNs lowers it to 1 and raises it again, §2); false when
+    /// nghttp2 could not submit it. Which value the client has is the owner's `StreamLimitAnnouncer`'s to track.
+    func announceMaxConcurrentStreams(_ value: UInt32) -> Bool {
+        guard let session else { return false }
         var entry = nghttp2_settings_entry(
             settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
-        if nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1) == 0 {
-            announcedMaxConcurrentStreams = value
-        }
+        return nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1) == 0
     }
 
     /// The request stream `streamID`, while it is open.

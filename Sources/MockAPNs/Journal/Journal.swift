@@ -76,8 +76,8 @@ public final class Journal: Sendable {
     public let capacity: Int
     /// How many bytes of records are kept in memory before the oldest are dropped (the newest is always kept).
     ///
-    /// A record counts its payload as kept, 128 bytes per header and 1 KiB for the rest (`journalBytes`): an
-    /// estimate that errs high, since records that repeat a request share its bytes.
+    /// A record counts its payload as kept, its headers' bytes (name, value and 32 each) and 1 KiB for the rest
+    /// (`journalBytes`): an estimate that errs high, since records that repeat a request share its bytes.
     public let maxBytes: Int
 
     /// A journal keeping `capacity` records and at most `maxBytes` of them, also appending to `filePath`.
@@ -185,15 +185,33 @@ public final class Journal: Sendable {
     public var bytes: Int { state.withLockedValue { $0.bytes } }
 
     /// What the stats have not counted yet, taken in one step so that nothing is counted twice or missed: the
-    /// kept records after `sequence`, the tally of records dropped before they were counted, and the clear count.
+    /// kept records after `sequence`, the tally of records dropped before they were counted (turned into counts
+    /// by the caller, after the lock), the clear count, and the journal's totals at that same moment.
     /// From then on only records after the newest one returned are tallied when dropped.
-    func uncounted(after sequence: UInt64) -> (records: [JournalRecord], dropped: MockAPNsStats, clears: UInt64) {
+    func uncounted(after sequence: UInt64) -> UncountedRecords {
         state.withLockedValue { state in
             let records = Self.records(in: state.records, after: sequence)
             state.countedThrough = state.nextSequence - 1
-            let dropped = state.dropTally.take()
-            return (records, dropped, state.clears)
+            return UncountedRecords(
+                records: records, dropTally: state.dropTally.take(), clears: state.clears, kept: state.records.count,
+                total: state.total, dropped: state.dropped)
         }
+    }
+
+    /// What `uncounted(after:)` returns: read under one lock, so the totals agree with the records.
+    struct UncountedRecords {
+        /// The kept records not counted yet.
+        var records: [JournalRecord]
+        /// The records dropped before they were counted.
+        var dropTally: JournalDropTally
+        /// How many times the journal was cleared.
+        var clears: UInt64
+        /// How many records are kept.
+        var kept: Int
+        /// How many requests were recorded since the server started.
+        var total: UInt64
+        /// How many records were dropped since the last clear.
+        var dropped: UInt64
     }
 
     /// Calls `observer` for every record appended from now on, until the returned id is removed.

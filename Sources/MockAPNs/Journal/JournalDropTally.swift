@@ -1,44 +1,74 @@
 /// The stats of records the journal dropped before `GET /v1/stats` counted them, so that the counts cover every
 /// request and not only the records still kept.
 ///
-/// Updated under the journal's lock for each such record, so the common case costs a comparison and an add:
-/// consecutive records with the same verdict object (a connection's repeated decision shares one), status and
-/// connection form a run that is added to the counts only when the run ends or the stats are read.
-struct JournalDropTally {
-    /// What the records of the current run share.
-    private struct Run {
+/// Updated under the journal's lock for each such record, without allocating in the steady state: consecutive
+/// records with the same verdict object (a connection's repeated decision shares one), status and connection
+/// form a run, and a run that ends is appended to an array that keeps its capacity. The runs become counts (with
+/// their string keys) only when the stats reader takes the tally, outside the journal's lock, or when more than
+/// `foldThreshold` runs pile up with no reader.
+struct JournalDropTally: Sendable {
+    /// What the records of one run share, and how many they are.
+    private struct Run: Sendable {
         let verdict: JournalRecord.Verdict
         let status: Int?
         let connectionID: UInt64
         var count = 1
     }
 
-    private var run: Run?
+    /// What runs are merged by when folded.
+    private struct Key: Hashable {
+        let verdict: ObjectIdentifier
+        let status: Int?
+        let connectionID: UInt64
+    }
+
+    /// How many runs are kept before they are folded into counts (about 100 KiB of runs).
+    static let foldThreshold = 4096
+
+    private var runs: [Run] = []
     private var stats = MockAPNsStats()
 
     /// Tallies one dropped record.
     mutating func add(_ record: borrowing JournalRecord) {
         let status = record.response?.status
-        if let current = run, current.verdict === record.verdict, current.status == status,
-            current.connectionID == record.connectionID
+        if let last = runs.indices.last, runs[last].verdict === record.verdict, runs[last].status == status,
+            runs[last].connectionID == record.connectionID
         {
-            run?.count += 1
+            runs[last].count += 1
             return
         }
-        flush()
-        run = Run(verdict: record.verdict, status: status, connectionID: record.connectionID)
+        if runs.count >= Self.foldThreshold { fold() }
+        runs.append(Run(verdict: record.verdict, status: status, connectionID: record.connectionID))
     }
 
-    /// The counts so far, leaving the tally empty.
-    mutating func take() -> MockAPNsStats {
-        flush()
-        defer { stats = MockAPNsStats() }
-        return stats
+    /// The tally so far, leaving this one empty: its runs are turned into counts by `counts`, after the lock.
+    mutating func take() -> JournalDropTally {
+        defer { self = JournalDropTally() }
+        return self
     }
 
-    private mutating func flush() {
-        guard let run else { return }
-        stats.count(run.verdict.parts, status: run.status, connectionID: run.connectionID, times: run.count)
-        self.run = nil
+    /// The counts of every record tallied.
+    var counts: MockAPNsStats {
+        var tally = self
+        tally.fold()
+        return tally.stats
+    }
+
+    /// Adds the runs to the counts, once per distinct verdict, status and connection, and empties the runs.
+    private mutating func fold() {
+        guard !runs.isEmpty else { return }
+        var merged: [Key: Run] = [:]
+        for run in runs {
+            let key = Key(verdict: ObjectIdentifier(run.verdict), status: run.status, connectionID: run.connectionID)
+            if merged[key] == nil {
+                merged[key] = run
+            } else {
+                merged[key]!.count += run.count
+            }
+        }
+        for run in merged.values {
+            stats.count(run.verdict.parts, status: run.status, connectionID: run.connectionID, times: run.count)
+        }
+        runs.removeAll(keepingCapacity: true)
     }
 }

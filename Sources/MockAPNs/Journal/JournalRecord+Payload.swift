@@ -11,9 +11,10 @@ extension JournalRecord {
     /// The payload's size as received: counted up to 65,536 bytes, beyond which the server reads no more.
     public var payloadBytes: Int { verdict.parts.payloadBytes ?? request.body.count }
 
-    /// What the record counts against the journal's byte budget: the payload kept, 128 bytes per header and
-    /// 1 KiB for the rest. An estimate, cheap enough for every append, that errs high.
-    var journalBytes: Int { request.body.count + request.headers.count &* 128 + 1024 }
+    /// What the record counts against the journal's byte budget: the payload kept, the headers' bytes (names,
+    /// values and 32 per header: up to 16 KiB) and 1 KiB for the rest. Cheap enough for every append (the header
+    /// bytes are added up once per request content); it errs high, since repeated requests share their bytes.
+    var journalBytes: Int { request.body.count &+ request.headerBytes &+ 1024 }
 
     /// Cuts `content`'s body to `keptPayloadLimit` bytes and notes the size received in `verdict`.
     static func cutPayload(_ content: inout APNsRequest.Content, _ verdict: inout Verdict.Parts) {

@@ -10,6 +10,14 @@ public enum NameSuggestion {
         if typed.count >= 3, let extended = known.first(where: { $0.lowercased().hasPrefix(typed) }) {
             return extended
         }
+        return closestByEditDistance(to: input, among: known)
+    }
+
+    /// The known name at most two edits from `input`, ignoring case (no prefix rule), or `nil` when none is, or
+    /// `input` is itself known: for names where a short or extended new name is legitimate (custom reasons).
+    public static func closestByEditDistance(to input: String, among known: [String]) -> String? {
+        guard !known.contains(input) else { return nil }
+        let typed = input.lowercased()
         let scored = known.map { (name: $0, distance: editDistance(typed, $0.lowercased())) }
         guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
         return best.name

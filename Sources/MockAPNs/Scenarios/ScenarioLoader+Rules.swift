@@ -53,6 +53,14 @@ extension ScenarioLoader.Reader {
         }
     }
 
+    /// The known reason `name` is a typo of: with an explicit status only one within two edits (`Invalid` or
+    /// `BadThing` is then a custom reason), without one also a known name it starts (the name is refused anyway).
+    static func reasonTypo(_ name: String, hasStatus: Bool) -> String? {
+        let known = APNsReason.deviceAPI.map(\.name)
+        if hasStatus { return NameSuggestion.closestByEditDistance(to: name, among: known) }
+        return NameSuggestion.closest(to: name, among: known)
+    }
+
     /// The fault names, for messages.
     static let faultNames = RuleFault.allCases.map(\.rawValue).joined(separator: ", ")
 
@@ -67,7 +75,7 @@ extension ScenarioLoader.Reader {
             guard !name.isEmpty else { throw reasonField.error("expected a reason name such as Unregistered") }
             if let known = APNsReason.named(name) {
                 status = status ?? known.status
-            } else if let guess = NameSuggestion.closest(to: name, among: APNsReason.deviceAPI.map(\.name)) {
+            } else if let guess = Self.reasonTypo(name, hasStatus: status != nil) {
                 // A near miss is a typo, not a reason Apple added since: refuse it even with a status.
                 throw reasonField.error(
                     "'\(name)' is not an APNs reason (did you mean '\(guess)'?); reason names are case-sensitive")

@@ -33,6 +33,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var lastVerdict: JournalRecord.Verdict?
     @exclusivity(unchecked) private var plaintextIn: ByteBuffer?
     @exclusivity(unchecked) private var spareRequests: [APNsRequest] = []
+    /// The highest stream decided on this connection: a scripted GOAWAY never leaves a recorded stream above it.
+    @exclusivity(unchecked) private var highestDecidedStreamID: Int32 = 0
     @exclusivity(unchecked) private var plaintextOut: ByteBuffer?
     private var mode: Mode
     private var worldGeneration: UInt64
@@ -292,8 +294,13 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         requests.reverse()
         while let request = requests.popLast() {
             let streamID = request.streamID
-            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again).
-            guard streamID <= session.goawayLastStreamID else { continue }
+            // Above a GOAWAY's last-stream-id: the client was told it was never processed (and may send it again);
+            // REFUSED_STREAM closes it (RFC 9113 §8.7: not processed, safe to retry).
+            guard streamID <= session.goawayLastStreamID else {
+                session.resetStream(streamID, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
+                continue
+            }
+            highestDecidedStreamID = max(highestDecidedStreamID, streamID)
             let action = engine.decide(
                 request, receivedAt: receivedAt, validator: validator, connection: info, auth: &auth, memo: memo,
                 ids: &ids, verdict: &lastVerdict)
@@ -373,7 +380,10 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         _ streamID: Int32, _ response: APNsResponse, record: consuming JournalRecord, context: ChannelHandlerContext
     ) {
         // Above a GOAWAY's last-stream-id: the client was told it was never processed.
-        if let session, streamID > session.goawayLastStreamID { return }
+        if let session, streamID > session.goawayLastStreamID {
+            session.resetStream(streamID, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
+            return
+        }
         guard mode == .http2, let session, session.isStreamOpen(streamID), session.isAlive else {
             // The client reset the stream (or left) before a delayed answer, or nghttp2 ended the session after a
             // protocol error: record that nothing was sent.
@@ -408,7 +418,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             session.resetStream(streamID)
         case .goaway:
             if let response { session.submitResponse(streamID: streamID, response: response) }
-            session.submitGoaway(lastStreamID: streamID, reason: APNsReason.shutdown.name)
+            // Covers every stream decided so far (an earlier read's, or one earlier in this batch): each is recorded
+            // and answered, delayed ones too, so the journal and the GOAWAY agree.
+            session.submitGoaway(lastStreamID: max(streamID, highestDecidedStreamID), reason: APNsReason.shutdown.name)
         case .closeConnection:
             close(context: context)
         }
@@ -433,16 +445,21 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         let now = NIODeadline.now().uptimeNanoseconds
         let interval = world.fidelity.streamLimitAnnounceInterval.nanoseconds
         let value = UInt32(clamping: desiredStreamLimit(world.fidelity))
-        if case .announce(let value) = streamLimit.want(value, now: now, interval: interval) {
-            session?.announceMaxConcurrentStreams(value)
-        }
+        let before = streamLimit.announced
+        announce(streamLimit.want(value, now: now, interval: interval), before: before)
     }
 
     /// Announces the held stream limit once its interval has ended.
     private func releaseStreamLimit() {
-        if case .announce(let value) = streamLimit.release(now: NIODeadline.now().uptimeNanoseconds) {
-            session?.announceMaxConcurrentStreams(value)
-        }
+        let before = streamLimit.announced
+        announce(streamLimit.release(now: NIODeadline.now().uptimeNanoseconds), before: before)
+    }
+
+    /// Sends what `streamLimit` decided; when nghttp2 cannot submit it the client still has `before`, and the
+    /// announcer (the one record of the client's value) is told so.
+    private func announce(_ action: StreamLimitAnnouncer.Action, before: UInt32) {
+        guard case .announce(let value) = action, session?.announceMaxConcurrentStreams(value) != true else { return }
+        streamLimit.notAnnounced(clientHas: before)
     }
 
     /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.

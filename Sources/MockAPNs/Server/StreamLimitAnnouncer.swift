@@ -64,6 +64,12 @@ struct StreamLimitAnnouncer {
         return announce(now: now)
     }
 
+    /// The last `.announce` could not be sent: the client still has `value`, and the next change is sent at once.
+    mutating func notAnnounced(clientHas value: UInt32) {
+        announced = value
+        lastAnnouncement = nil
+    }
+
     private mutating func announce(now: UInt64) -> Action {
         announced = desired
         lastAnnouncement = now

@@ -5,12 +5,17 @@ extension APNsValidator {
 
     /// "A start push needs alert; without it the device drops it and APNs still answers 200" (live-activities.md;
     /// seen). Only a note: the device itself is issue 12's simulation. Runs for accepted liveactivity pushes only.
+    /// The payload is parsed once per distinct payload on a connection (`ValidationMemo`), not per push.
     func noteLiveActivityStart(_ request: APNsRequest, _ context: inout Context) {
-        guard let payload = try? JSONParser.parse(request.body), let aps = payload["aps"],
-            aps["event"]?.stringValue == "start"
-        else { return }
-        if aps["alert"] == nil || aps["alert"] == .null {
+        if context.memo.isLiveActivityStartWithoutAlert(request.body) {
             context.notes.append(Self.startWithoutAlertNote)
         }
+    }
+
+    /// Whether `body` is a Live Activity start (`aps.event` "start") without `aps.alert` (or with a null one).
+    static func isLiveActivityStartWithoutAlert(_ body: [UInt8]) -> Bool {
+        guard let payload = try? JSONParser.parse(body), let aps = payload["aps"], aps["event"]?.stringValue == "start"
+        else { return false }
+        return aps["alert"] == nil || aps["alert"] == .null
     }
 }

@@ -16,6 +16,8 @@ final class ValidationMemo {
     private var payload: (body: [UInt8], problem: String?)?
     /// What a device token is made of.
     private var token: (token: String, digits: TokenDigits)?
+    /// Whether a payload is a Live Activity start without `aps.alert`.
+    private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
 
     /// A device token's characters: all hex digits, and whether some are upper case.
     struct TokenDigits {
@@ -44,6 +46,14 @@ final class ValidationMemo {
         let problem = PayloadCheck.problem(body)
         payload = (body, problem)
         return problem
+    }
+
+    /// Whether `body` is a Live Activity start (`aps.event` "start") without `aps.alert`: one parse per payload.
+    func isLiveActivityStartWithoutAlert(_ body: [UInt8]) -> Bool {
+        if let liveActivity, Self.sameStorage(liveActivity.body, body) { return liveActivity.startWithoutAlert }
+        let found = APNsValidator.isLiveActivityStartWithoutAlert(body)
+        liveActivity = (body, found)
+        return found
     }
 
     func digits(ofToken value: String) -> TokenDigits {

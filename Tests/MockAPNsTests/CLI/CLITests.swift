@@ -40,6 +40,14 @@ struct CLITests {
         #expect(result.errors.contains("Usage:") || result.errors.contains("Help:"), "\(result.errors)")
     }
 
+    @Test("--journal-max-bytes out of range names the flag, the range and the value")
+    func journalMaxBytesMessage() throws {
+        let result = try Self.run(["serve", "--journal-max-bytes", "1KiB"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("--journal-max-bytes"), "\(result.errors)")
+        #expect(result.errors.contains("must be between 64KiB and 64GiB, got '1KiB'"), "\(result.errors)")
+    }
+
     @Test("check refuses a rule delay beyond a day with file:line:column and the range, and does not crash")
     func checkHugeDelay() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString).yaml").path

@@ -37,6 +37,21 @@ struct NameSuggestionTests {
         #expect(loadError("rules:\n  - respond: { status: 418, reason: ImATeapot }\n") == nil)
     }
 
+    @Test("with a status, a custom reason is refused only when it is within two edits of a known one")
+    func customReasonWithStatus() throws {
+        // Short or extended names that start a known reason are custom reasons once a status is given.
+        #expect(loadError("rules:\n  - respond: { status: 400, reason: Invalid }\n") == nil)
+        #expect(loadError("rules:\n  - respond: { status: 400, reason: BadDeviceTokenFormat }\n") == nil)
+        #expect(loadError("rules:\n  - respond: { status: 403, reason: Bad }\n") == nil)
+        let typo = try #require(loadError("rules:\n  - respond: { status: 400, reason: BadTopc }\n"))
+        #expect(typo.message.hasPrefix("'BadTopc' is not an APNs reason (did you mean 'BadTopic'?)"))
+        let caseTypo = try #require(loadError("rules:\n  - respond: { status: 410, reason: unregistered }\n"))
+        #expect(caseTypo.message.contains("did you mean 'Unregistered'?"))
+        // Without a status the name is refused anyway; a known reason it starts is suggested.
+        let bare = try #require(loadError("rules:\n  - respond: { reason: Invalid }\n"))
+        #expect(bare.message.contains("did you mean 'Invalid"), "\(bare.message)")
+    }
+
     @Test("environments are sandbox, development or production, exactly; others get a did-you-mean")
     func environmentSpellings() throws {
         #expect(loadError("environment: development\n") == nil)

@@ -88,4 +88,15 @@ struct StreamLimitAnnouncerTests {
         #expect(Duration.milliseconds(-5).nanoseconds == 0)
         #expect(Duration.milliseconds(1500).nanoseconds == 1_500_000_000)
     }
+
+    @Test("a change nghttp2 could not send leaves the client's value as it was, and is tried again at once")
+    func notAnnounced() {
+        var announcer = StreamLimitAnnouncer(initial: 1000)
+        #expect(announcer.want(1, now: 5, interval: Self.second) == .announce(1))
+        announcer.notAnnounced(clientHas: 1000)
+        #expect(announcer.announced == 1000)
+        // Still wanted: the same value is announced again, not taken as the client's already.
+        #expect(announcer.want(1, now: 6, interval: Self.second) == .announce(1))
+        #expect(announcer.announced == 1)
+    }
 }

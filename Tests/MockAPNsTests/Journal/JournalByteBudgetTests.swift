@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// What a record counts against the journal's byte budget.
+@Suite("Journal byte budget")
+struct JournalByteBudgetTests {
+    /// A record with `headerCount` headers of `valueBytes` bytes each and an empty payload.
+    static func record(headerCount: Int, valueBytes: Int) -> JournalRecord {
+        let headers = (0..<headerCount).map { APNsHeader("x-large-\($0)", String(repeating: "v", count: valueBytes)) }
+        return JournalRecord(
+            sequence: 0, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
+            streamID: 1, method: "POST", path: "/3/device/aa", authority: nil, token: "aa", headers: headers,
+            payload: [], pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "test",
+            explanation: "", notes: [], auth: nil, response: APNsResponse(status: 200, apnsID: "ID"), fault: nil)
+    }
+
+    @Test("large headers count their real bytes: a 64 KiB budget keeps four records of 15 KiB of headers")
+    func largeHeadersCountTheirBytes() throws {
+        let journal = try Journal(capacity: 1000, maxBytes: 64 << 10)
+        let record = Self.record(headerCount: 3, valueBytes: 5000)
+        // Name, value and 32 per header (RFC 9113 §6.5.2), plus 1 KiB for the rest.
+        #expect(record.journalBytes == 3 * (9 + 5000 + 32) + 1024)
+        for _ in 0..<20 { journal.append(Self.record(headerCount: 3, valueBytes: 5000)) }
+        #expect(journal.bytes <= 64 << 10)
+        #expect(journal.count == (64 << 10) / (3 * 5041 + 1024))
+        #expect(journal.droppedCount == UInt64(20 - journal.count))
+    }
+
+    @Test("small headers count little: the same budget keeps many more records")
+    func smallHeaders() throws {
+        let journal = try Journal(capacity: 1000, maxBytes: 64 << 10)
+        for _ in 0..<40 { journal.append(Self.record(headerCount: 3, valueBytes: 10)) }
+        #expect(journal.count == 40)
+    }
+}
