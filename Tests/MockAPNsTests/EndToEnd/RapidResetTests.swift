@@ -10,11 +10,10 @@ struct RapidResetTests {
     @Test("no record above the GOAWAY's last-stream-id; each request below it recorded once, marked unanswered")
     func journalAgreesWithGoaway() async throws {
         try await withBurstServer { server, port in
-            let path = HTTP2ClientFrames.pushPath
-            let headers = HTTP2ClientFrames.pushHeaders
             var frames = HTTP2ClientFrames()
             for _ in 0..<3000 {
-                frames.request(path: path, headers: headers, body: EndToEndTests.alert)
+                frames.request(
+                    path: HTTP2ClientFrames.pushPath, headers: HTTP2ClientFrames.pushHeaders, body: EndToEndTests.alert)
                 frames.append(RawTCP.frame(type: 0x3, stream: UInt32(frames.lastStream), payload: [0, 0, 0, 8]))
             }
             let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 3)
