@@ -94,13 +94,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535, got \(port)") }
-        if let cleartextPort, !(0...65_535).contains(cleartextPort) {
-            throw ValidationError("--cleartext-port must be 0 to 65535, got \(cleartextPort)")
-        }
-        if let controlPort, !(0...65_535).contains(controlPort) {
-            throw ValidationError("--control-port must be 0 to 65535, got \(controlPort)")
-        }
+        try Self.checkPort(port, flag: "--port")
+        try Self.checkPort(cleartextPort, flag: "--cleartext-port")
+        try Self.checkPort(controlPort, flag: "--control-port")
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
@@ -116,6 +112,11 @@ struct Serve: AsyncParsableCommand {
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+    }
+
+    /// Throws "`flag` must be 0 to 65535, got `port`" when `port` is given and out of range.
+    private static func checkPort(_ port: Int?, flag: String) throws {
+        if let port, !(0...65_535).contains(port) { throw ValidationError("\(flag) must be 0 to 65535, got \(port)") }
     }
 
     func run() async throws {

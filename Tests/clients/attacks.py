@@ -227,6 +227,12 @@ class Conn:
         except OSError:
             pass
 
+    def flush(self):
+        """Writes until everything queued is out or the connection closes, reading meanwhile; then one more read."""
+        while self.out and not self.closed:
+            self.pump(0.05)
+        self.pump(0)
+
     def drain(self, seconds, until=None):
         """Reads and writes for up to ``seconds``, or until ``until()`` is true or the connection closes."""
         deadline = time.monotonic() + seconds
@@ -431,9 +437,7 @@ def rapid_reset(args, conns, token):
                 stream += 2
                 sent += 1
             conn.send(bytes(batch))
-            while conn.out and not conn.closed:
-                conn.pump(0.05)
-            conn.pump(0)
+            conn.flush()
         conn.drain(2)
         conn.close()
     return {"streams": sent}
@@ -451,9 +455,7 @@ def continuation_flood(args, conns, token):
         while sent < args.count and not conn.closed and time.monotonic() < deadline:
             conn.send(frame(CONTINUATION, 0, stream, filler) * 16)
             sent += 16
-            while conn.out and not conn.closed:
-                conn.pump(0.05)
-            conn.pump(0)
+            conn.flush()
         conn.drain(0.5)
         conn.close()
     return {"continuations": sent}
@@ -531,9 +533,7 @@ def flood(args, conns, token):
             count = min(args.batch, args.count - sent)
             conn.send(b"".join(make(conn, sent + i) for i in range(count)))
             sent += count
-            while conn.out and not conn.closed:
-                conn.pump(0.05)
-            conn.pump(0)
+            conn.flush()
         # A request at the end: a server that survived the flood on this connection still answers it.
         last = stream + 2
         if not conn.closed:

@@ -94,12 +94,7 @@ struct CLITests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        var banner = ""
-        while !banner.contains("\nready") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
+        let banner = ServeProcess.readBanner(out.fileHandleForReading)
         #expect(banner.contains("environment sandbox"))
         #expect(banner.contains("trust this CA           certs/ca.pem"))
         let urlLine = try #require(banner.split(separator: "\n").first { $0.contains("https://127.0.0.1:") && $0.contains("/3/device/") })

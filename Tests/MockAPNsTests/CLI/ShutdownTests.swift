@@ -37,12 +37,7 @@ struct ShutdownTests {
         server.standardError = try FileHandle(forWritingTo: errors)
         try server.run()
         defer { if server.isRunning { server.terminate() } }
-        var banner = ""
-        while !banner.contains("\nready") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
+        let banner = ServeProcess.readBanner(out.fileHandleForReading)
         let urlLine = try #require(banner.split(separator: "\n").first { $0.contains("https://127.0.0.1:") })
         let port = try #require(
             urlLine.components(separatedBy: "https://127.0.0.1:")[1].split(separator: "/").first.flatMap { Int($0) })

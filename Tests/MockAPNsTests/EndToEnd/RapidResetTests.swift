@@ -9,18 +9,11 @@ import Testing
 struct RapidResetTests {
     @Test("no record above the GOAWAY's last-stream-id; each request below it recorded once, marked unanswered")
     func journalAgreesWithGoaway() async throws {
-        var scenario = Scenario.embeddedDefault(port: 0)
-        scenario.world.fidelity.singleStreamUntilAuthenticated = false
-        try await withTestServer(scenario: scenario, cleartext: true) { server in
-            let port = try #require(server.cleartextPort)
-            let path = "/3/device/\(EndToEndTests.device)"
-            let headers = [
-                ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
-                ("authorization", "bearer \(testProviderToken())"),
-            ]
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             for _ in 0..<3000 {
-                frames.request(path: path, headers: headers, body: EndToEndTests.alert)
+                frames.request(
+                    path: HTTP2ClientFrames.pushPath, headers: HTTP2ClientFrames.pushHeaders, body: EndToEndTests.alert)
                 frames.append(RawTCP.frame(type: 0x3, stream: UInt32(frames.lastStream), payload: [0, 0, 0, 8]))
             }
             let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 3)

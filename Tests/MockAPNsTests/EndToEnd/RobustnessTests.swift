@@ -64,16 +64,10 @@ struct RobustnessTests {
 
     @Test("answers and records the requests a client completes, and neither those it resets mid-request")
     func clientResetsMidRequest() async throws {
-        var scenario = Scenario.embeddedDefault(port: 0)
         // Every stream goes out in the client's first write, before it could read the server's SETTINGS.
-        scenario.world.fidelity.singleStreamUntilAuthenticated = false
-        try await withTestServer(scenario: scenario, cleartext: true) { server in
-            let port = try #require(server.cleartextPort)
-            let path = "/3/device/\(EndToEndTests.device)"
-            let headers = [
-                ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
-                ("authorization", "bearer \(testProviderToken())"),
-            ]
+        try await withBurstServer { server, port in
+            let path = HTTP2ClientFrames.pushPath
+            let headers = HTTP2ClientFrames.pushHeaders
             var frames = HTTP2ClientFrames()
             frames.request(path: path, headers: headers, body: EndToEndTests.alert)  // 1
             frames.reset(frames.partialRequest(path: path, headers: headers, bodyPrefix: "{\"aps\":"))  // 3

@@ -209,10 +209,7 @@ enum ThirdPartyClients {
             throw Failure(description: "\(venvPython.path) is missing: run Tests/clients/setup.sh (.ci/run does)")
         }
         let root = AuthTestFiles.packageRoot
-        let process = Process()
-        process.executableURL = venvPython
-        process.currentDirectoryURL = root
-        process.arguments =
+        let arguments =
             [root.appendingPathComponent("Tests/clients/\(script)").path] + arguments + [
                 "--ca", root.appendingPathComponent("certs/ca.pem").path,
                 "--p8", root.appendingPathComponent("certs/AuthKey_TESTKEY001.p8").path,
@@ -229,44 +226,9 @@ enum ThirdPartyClients {
         }
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         environment["PYTHONUNBUFFERED"] = "1"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-                let group = DispatchGroup()
-                let errors = DataBox()
-                group.enter()
-                DispatchQueue.global().async {
-                    errors.data = err.fileHandleForReading.readDataToEndOfFile()
-                    group.leave()
-                }
-                let output = out.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                killer.cancel()
-                continuation.resume(
-                    returning: Result(
-                        status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                        stderr: String(decoding: errors.data, as: UTF8.self)))
-            }
+        let result = try await offPool { [environment] in
+            try Subprocess.run(venvPython.path, arguments, in: root, environment: environment, timeout: timeout)
         }
+        return Result(status: result.status, stdout: result.output, stderr: result.errors)
     }
-}
-
-/// Standard error as read on another queue; the DispatchGroup orders the write before the read.
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }

@@ -6,26 +6,14 @@ import Testing
 /// RFC 9113 §5.1 frame rules on closed and lower streams, frame by frame over cleartext HTTP/2.
 @Suite("FrameRules", .serialized)
 struct FrameRulesTests {
-    static let path = "/3/device/\(EndToEndTests.device)"
-    static let headers = [
-        ("apns-topic", "com.example.app"), ("apns-push-type", "alert"),
-        ("authorization", "bearer \(testProviderToken())"),
-    ]
+    static let path = HTTP2ClientFrames.pushPath
+    static let headers = HTTP2ClientFrames.pushHeaders
     static let streamClosed: UInt32 = 0x5
     static let protocolError: UInt32 = 0x1
 
-    /// A cleartext server taking bursts (no stream limit until authenticated).
-    func withServer(_ body: (MockAPNsServer, Int) async throws -> Void) async throws {
-        var scenario = Scenario.embeddedDefault(port: 0)
-        scenario.world.fidelity.singleStreamUntilAuthenticated = false
-        try await withTestServer(scenario: scenario, cleartext: true) { server in
-            try await body(server, try #require(server.cleartextPort))
-        }
-    }
-
     @Test("HEADERS on a stream closed after its request and answer: GOAWAY STREAM_CLOSED, not a second push")
     func headersOnClosedStream() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
             let first = frames.takeBytes()
@@ -43,7 +31,7 @@ struct FrameRulesTests {
 
     @Test("DATA on a stream closed after its request and answer: GOAWAY STREAM_CLOSED")
     func dataOnClosedStream() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
             let late = RawTCP.frame(type: 0x0, flags: 0x1, stream: 1, payload: Array("{}".utf8))
@@ -58,7 +46,7 @@ struct FrameRulesTests {
 
     @Test("DATA after END_STREAM while the stream awaits its answer: nghttp2's GOAWAY STREAM_CLOSED")
     func dataAfterEndStreamSameRead() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
             frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 1, payload: Array("{}".utf8)))
@@ -77,7 +65,7 @@ struct FrameRulesTests {
 
     @Test("a new stream below one already opened: GOAWAY PROTOCOL_ERROR; nothing above it is recorded")
     func lowerStreamID() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.nextRequest(onStream: 5)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5
@@ -97,7 +85,7 @@ struct FrameRulesTests {
 
     @Test("a lower stream in the same read as the higher one: GOAWAY PROTOCOL_ERROR covering every record")
     func lowerStreamIDSameRead() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.nextRequest(onStream: 5)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5
@@ -116,7 +104,7 @@ struct FrameRulesTests {
 
     @Test("DATA still in flight for a stream the client reset is ignored, and the connection goes on")
     func dataAfterClientReset() async throws {
-        try await withServer { server, port in
+        try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.reset(frames.partialRequest(path: Self.path, headers: Self.headers, bodyPrefix: "{"))  // 1
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3

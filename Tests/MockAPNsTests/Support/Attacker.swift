@@ -92,46 +92,20 @@ enum Attacker {
     private static func runSampling(
         _ arguments: [String], server: ServeProcess, timeout: TimeInterval
     ) async throws -> (Int32, String, String, Int) {
-        let process = Process()
-        process.executableURL = ThirdPartyClients.venvPython
-        process.currentDirectoryURL = AuthTestFiles.packageRoot
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-                let peak = PeakSampler(server)
-                let group = DispatchGroup()
-                let errors = PipeText()
-                group.enter()
-                DispatchQueue.global().async {
-                    errors.data = err.fileHandleForReading.readDataToEndOfFile()
-                    group.leave()
-                }
-                let output = out.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                killer.cancel()
-                continuation.resume(
-                    returning: (
-                        process.terminationStatus, String(decoding: output, as: UTF8.self),
-                        String(decoding: errors.data, as: UTF8.self), peak.stop()
-                    ))
+        return try await offPool { [environment] in
+            let peak = PeakSampler(server)
+            let result: (status: Int32, output: String, errors: String)
+            do {
+                result = try Subprocess.run(
+                    ThirdPartyClients.venvPython.path, arguments, in: AuthTestFiles.packageRoot,
+                    environment: environment, timeout: timeout)
+            } catch {
+                _ = peak.stop()
+                throw error
             }
+            return (result.status, result.output, result.errors, peak.stop())
         }
     }
 }
@@ -159,9 +133,4 @@ private final class PeakSampler: @unchecked Sendable {
         done.wait()
         return lock.withLock { peak }
     }
-}
-
-/// Bytes read on another queue; the DispatchGroup orders the write before the read.
-private final class PipeText: @unchecked Sendable {
-    var data = Data()
 }

@@ -11,19 +11,8 @@ extension RawTCP {
     static func converse(port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2) throws
         -> [UInt8]
     {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        let fd = try connected(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect failed") }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         /// Reads until the server closes or `seconds` pass without data; false once the server has closed.

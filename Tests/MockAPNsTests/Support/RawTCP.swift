@@ -11,23 +11,32 @@ enum RawTCP {
         var description: String
     }
 
-    /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally closes at once (a client that vanishes),
-    /// else reads what comes back until the server closes or `timeout` passes.
-    @discardableResult
-    static func exchange(port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2) throws -> [UInt8] {
+    /// A blocking TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+    static func connected(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw Failure(description: "connect failed") }
+        guard result == 0 else {
+            close(fd)
+            throw Failure(description: "connect failed")
+        }
+        return fd
+    }
+
+    /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally closes at once (a client that vanishes),
+    /// else reads what comes back until the server closes or `timeout` passes.
+    @discardableResult
+    static func exchange(port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2) throws -> [UInt8] {
+        let fd = try connected(port: port)
+        defer { close(fd) }
         var seconds = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
         if !bytes.isEmpty {

@@ -35,6 +35,19 @@ final class ServeProcess: @unchecked Sendable {
     /// Where its standard error goes.
     private let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID()).err")
 
+    /// What a starting `mock-apns serve` prints on `handle` up to and including its "ready" line; less if the
+    /// output ends first or (checked between chunks) `timeout` passes.
+    static func readBanner(_ handle: FileHandle, timeout: Duration = .seconds(30)) -> String {
+        var banner = ""
+        let deadline = ContinuousClock.now + timeout
+        while !banner.contains("\nready"), ContinuousClock.now < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        return banner
+    }
+
     /// Starts `mock-apns serve arguments` in `directory` and reads its banner up to "ready" (at most `timeout`).
     init(
         _ arguments: [String], in directory: URL, timeout: Duration = .seconds(30), journalPath: String? = nil,
@@ -50,13 +63,7 @@ final class ServeProcess: @unchecked Sendable {
         FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
-        var banner = ""
-        let deadline = ContinuousClock.now + timeout
-        while !banner.contains("\nready"), ContinuousClock.now < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
+        let banner = Self.readBanner(out.fileHandleForReading, timeout: timeout)
         // Nothing reads standard output from here on: after "ready" the server prints nothing there.
         self.banner = banner
         func portAfter(_ prefix: String) -> Int? {
