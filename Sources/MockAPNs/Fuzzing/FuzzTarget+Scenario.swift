@@ -1,0 +1,37 @@
+import Foundation
+
+extension FuzzTarget {
+    /// The load time the scenario target uses, fixed so that an input always means the same scenario.
+    static let scenarioLoadTime = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// The input as scenario YAML. A scenario that loads must also survive its snapshot: the document
+    /// `GET /v1/scenario` answers loads back (`PUT /v1/scenario` accepts it) as the same scenario.
+    /// Returns the scenario, when the input loads.
+    @discardableResult
+    static func runScenario(_ input: [UInt8]) throws(FuzzFinding) -> Scenario? {
+        let yaml = String(decoding: input, as: UTF8.self)
+        // Relative key and certificate paths resolve against a folder that does not exist.
+        let base = "/nonexistent/mock-apns-fuzz"
+        guard
+            let scenario = try? ScenarioLoader.parse(
+                yaml: yaml, sourcePath: nil, baseDirectory: base, now: scenarioLoadTime)
+        else { return nil }
+        let document = ScenarioSnapshot(name: scenario.name, world: scenario.world, rules: scenario.rules).document
+        let reloaded: Scenario
+        do {
+            reloaded = try ScenarioLoader.parse(
+                yaml: document.jsonText, sourcePath: nil, baseDirectory: base, now: scenarioLoadTime)
+        } catch {
+            throw FuzzFinding(
+                "the snapshot of \(yaml.prefix(300).debugDescription) does not load back: \(error)\n"
+                    + document.jsonText.prefix(600))
+        }
+        let again = ScenarioSnapshot(name: reloaded.name, world: reloaded.world, rules: reloaded.rules).document
+        guard again == document else {
+            throw FuzzFinding(
+                "the snapshot of \(yaml.prefix(300).debugDescription) loads back as another scenario:\n"
+                    + "\(document.jsonText.prefix(600))\n\(again.jsonText.prefix(600))")
+        }
+        return scenario
+    }
+}
