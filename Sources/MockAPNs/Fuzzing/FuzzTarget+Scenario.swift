@@ -4,14 +4,19 @@ extension FuzzTarget {
     /// The load time the scenario target uses, fixed so that an input always means the same scenario.
     static let scenarioLoadTime = Date(timeIntervalSince1970: 1_700_000_000)
 
+    /// The repository's `scenarios/` folder, where relative key and certificate paths resolve (as they do for the
+    /// shipped scenarios, which name `../certs/...`).
+    static let scenarioFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scenarios").path
+
     /// The input as scenario YAML. A scenario that loads must also survive its snapshot: the document
     /// `GET /v1/scenario` answers loads back (`PUT /v1/scenario` accepts it) as the same scenario.
     /// Returns the scenario, when the input loads.
     @discardableResult
     static func runScenario(_ input: [UInt8]) throws(FuzzFinding) -> Scenario? {
         let yaml = String(decoding: input, as: UTF8.self)
-        // Relative key and certificate paths resolve against a folder that does not exist.
-        let base = "/nonexistent/mock-apns-fuzz"
+        let base = scenarioFolder
         guard
             let scenario = try? ScenarioLoader.parse(
                 yaml: yaml, sourcePath: nil, baseDirectory: base, now: scenarioLoadTime)

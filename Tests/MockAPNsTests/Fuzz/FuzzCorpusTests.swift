@@ -56,7 +56,8 @@ struct FuzzCorpusTests {
         let good = try [UInt8](Data(contentsOf: Self.fuzzFolder.appendingPathComponent("corpus/request/one-good-request")))
         let decisions = try FuzzTarget.runRequest(good)
         #expect(decisions.map(\.rule) == ["accepted"])
-        let twice = try FuzzTarget.runRequest([0x01, 0xFF, 0, 0xFF, 0])
+        // Per request: standard headers and the canned body, no more headers, two body cuts (two bytes each).
+        let twice = try FuzzTarget.runRequest([0x01, 0xFF, 0, 0, 0, 0, 0, 0xFF, 0, 0, 0, 0, 0])
         #expect(twice.map(\.rule) == ["accepted", "accepted"])
         // Without :path nghttp2 itself refuses the stream: nothing reaches the validator.
         #expect(try FuzzTarget.runRequest([0x00, 0xFB, 0]).isEmpty)

@@ -14,13 +14,19 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
 let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
 guard let name = getenv("MOCK_APNS_FUZZ_TARGET").map({ String(cString: $0) }) else {
-    fputs("mock-apns-fuzz: set MOCK_APNS_FUZZ_TARGET to one of: \(names)\n", stderr)
+    printError("mock-apns-fuzz: set MOCK_APNS_FUZZ_TARGET to one of: \(names)")
     exit(2)
 }
 guard let selected = FuzzTarget(rawValue: name) else {
-    fputs("mock-apns-fuzz: no target \"\(name)\"; the targets are: \(names)\n", stderr)
+    printError("mock-apns-fuzz: no target \"\(name)\"; the targets are: \(names)")
     exit(2)
 }
 nonisolated(unsafe) let target = selected
@@ -33,7 +39,7 @@ exit(
         do {
             try target.run(input)
         } catch {
-            fputs("mock-apns-fuzz: \(target.rawValue): \(error)\n", stderr)
+            printError("mock-apns-fuzz: \(target.rawValue): \(error)")
             abort()
         }
         return 0
