@@ -24,7 +24,8 @@ extension FuzzTarget {
         guard token.raw == text, utf8.starts(with: token.signingInput),
             token.signingInput.count < utf8.count, utf8[token.signingInput.count] == UInt8(ascii: ".")
         else {
-            throw FuzzFinding("the token's signing input is not the text before its last part: \(text.debugDescription)")
+            throw FuzzFinding(
+                "the token's signing input is not the text before its last part: \(text.debugDescription)")
         }
         try checkSignatureEncodings(token.signature)
         // A fuzzed signature is checked without a trap; whatever it says, a real signature over the same input

@@ -53,7 +53,8 @@ struct FuzzCorpusTests {
 
     @Test("the request target reaches the validator: its good seed is accepted, its pathless one refused")
     func requestSeedsReachTheValidator() throws {
-        let good = try [UInt8](Data(contentsOf: Self.fuzzFolder.appendingPathComponent("corpus/request/one-good-request")))
+        let goodFile = Self.fuzzFolder.appendingPathComponent("corpus/request/one-good-request")
+        let good = try [UInt8](Data(contentsOf: goodFile))
         let decisions = try FuzzTarget.runRequest(good)
         #expect(decisions.map(\.rule) == ["accepted"])
         // Per request: standard headers and the canned body, no more headers, two body cuts (two bytes each).
@@ -80,13 +81,14 @@ struct FuzzCorpusTests {
         let same = APNsRequest(
             method: "POST", path: "/3/device/ab", authority: "a", headers: sent.headers, body: Array("{}".utf8))
         try FuzzTarget.check(same, against: sent)
+        let body = Array("{}".utf8)
+        let path = "/3/device/ab"
         let variants = [
-            APNsRequest(method: "POST", path: "/3/device/ab", authority: "a", headers: sent.headers, body: []),
-            APNsRequest(
-                method: "POST", path: "/3/device/ab", authority: "a", headers: Array(sent.headers.reversed()),
-                body: Array("{}".utf8)),
-            APNsRequest(method: "GET", path: "/3/device/ab", authority: "a", headers: sent.headers, body: Array("{}".utf8)),
-            APNsRequest(method: "POST", path: "/3/device/ab", authority: nil, headers: sent.headers, body: Array("{}".utf8)),
+            APNsRequest(method: "POST", path: path, authority: "a", headers: sent.headers, body: []),
+            APNsRequest(method: "POST", path: path, authority: "a", headers: sent.headers.reversed(), body: body),
+            APNsRequest(method: "GET", path: path, authority: "a", headers: sent.headers, body: body),
+            APNsRequest(method: "POST", path: path, authority: nil, headers: sent.headers, body: body),
+            APNsRequest(method: "POST", path: path + "c", authority: "a", headers: sent.headers, body: body),
         ]
         for variant in variants {
             #expect(throws: FuzzFinding.self) { try FuzzTarget.check(variant, against: sent) }
