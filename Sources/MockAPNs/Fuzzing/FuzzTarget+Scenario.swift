@@ -33,9 +33,14 @@ extension FuzzTarget {
         }
         let again = ScenarioSnapshot(name: reloaded.name, world: reloaded.world, rules: reloaded.rules).document
         guard again == document else {
+            let first = Array(document.jsonText.utf8)
+            let second = Array(again.jsonText.utf8)
+            let same = zip(first, second).prefix { $0 == $1 }.count
+            let from = max(0, same - 120)
             throw FuzzFinding(
-                "the snapshot of \(yaml.prefix(300).debugDescription) loads back as another scenario:\n"
-                    + "\(document.jsonText.prefix(600))\n\(again.jsonText.prefix(600))")
+                "the snapshot of \(yaml.prefix(300).debugDescription) loads back as another scenario; from byte "
+                    + "\(from):\n\(String(decoding: first[from...].prefix(400), as: UTF8.self))\n"
+                    + "\(String(decoding: second[from...].prefix(400), as: UTF8.self))")
         }
         return scenario
     }
