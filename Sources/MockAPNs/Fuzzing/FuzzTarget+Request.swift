@@ -32,9 +32,13 @@ extension FuzzTarget {
 
     /// A request as the fuzz input describes it, and so as the session must assemble it.
     struct SentRequest {
+        /// The pseudo-headers (`:method`, `:path`, ...) by name; nghttp2 refuses a stream that repeats one.
         var pseudo: [String: String] = [:]
+        /// The last `host` header, the authority when `:authority` is missing.
         var host: String?
+        /// The regular headers, in order.
         var headers: [APNsHeader] = []
+        /// The whole body sent.
         var body: [UInt8] = []
     }
 
