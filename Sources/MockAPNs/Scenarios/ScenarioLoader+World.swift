@@ -162,11 +162,22 @@ extension ScenarioLoader.Reader {
         return text.lowercased()
     }
 
-    /// The latest time a scenario may name: the end of year 9999, so that milliseconds since 1970 fit anywhere.
-    static let latestDate = Date(timeIntervalSince1970: 253_402_300_799)
+    /// The times a `since` may name: from 1970 (APNs timestamps count milliseconds from it) to the end of 9999 (the
+    /// last year of four-digit ISO 8601). Outside it a time would not survive the journal's millisecond arithmetic,
+    /// nor read back the same (before 1582 the YAML reader's calendar is Julian, the writer's Gregorian).
+    static let dateRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799.999)
 
-    /// A point in time from 1970 to 9999: ISO 8601 (`2026-11-01T08:00:00Z`) or seconds since 1970.
+    /// A point in time: ISO 8601 (`2026-11-01T08:00:00Z`) or seconds since 1970, within `dateRange`.
     func date(_ field: Field) throws(ScenarioError) -> Date {
+        let date = try anyDate(field)
+        guard Self.dateRange.contains(date) else {
+            throw field.error(
+                "must be from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z; got \(field.shortDescription)")
+        }
+        return date
+    }
+
+    private func anyDate(_ field: Field) throws(ScenarioError) -> Date {
         let text = try field.string()
         var parsed: Date?
         if let seconds = Double(text), seconds.isFinite, text.first?.isNumber == true {
@@ -174,12 +185,7 @@ extension ScenarioLoader.Reader {
         } else {
             parsed = Date.construct(from: .init(text))
         }
-        if let date = parsed {
-            guard date.timeIntervalSince1970 >= 0, date <= Self.latestDate else {
-                throw field.error("must be a time from 1970 to 9999, got \(field.shortDescription)")
-            }
-            return date
-        }
+        if let date = parsed { return date }
         throw field.error(
             "expected an ISO 8601 time such as 2026-11-01T08:00:00Z, or seconds since 1970; "
                 + "got \(field.shortDescription)"

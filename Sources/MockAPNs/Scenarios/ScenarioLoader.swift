@@ -100,13 +100,24 @@ public enum ScenarioLoader {
         let reason: String
     }
 
-    /// The UTF-8 text of a file.
+    /// The most bytes a scenario, key or certificate file may have (real ones have a few KiB).
+    static let maximumFileBytes = 16 * 1024 * 1024
+
+    /// The UTF-8 text of a file: a regular file (not a device such as `/dev/zero`, which would never end, nor a
+    /// pipe, which could block) of at most `maximumFileBytes`.
     static func readText(atPath path: String) throws(FileReadFailure) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileReadFailure(reason: "no such file")
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileReadFailure(reason: "no such file") }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFDIR else { throw FileReadFailure(reason: "it is a folder, not a file") }
+        guard type == S_IFREG else {
+            throw FileReadFailure(reason: "it is not a regular file (a device, pipe or socket)")
         }
-        guard !isDirectory.boolValue else { throw FileReadFailure(reason: "it is a folder, not a file") }
+        guard info.st_size <= maximumFileBytes else {
+            throw FileReadFailure(
+                reason: "it is \(info.st_size) bytes, more than the \(maximumFileBytes) a scenario, key or "
+                    + "certificate file may have")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileReadFailure(reason: "permission denied or unreadable")
         }

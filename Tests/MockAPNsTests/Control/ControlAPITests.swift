@@ -119,7 +119,7 @@ struct ControlAPITests {
                 "rules[0].delay: must be at most 24h"),
             ("POST", "/v1/rules", "{\"respond\": {\"status\": 200, \"delay\": \"1e400s\"}}", 422, "duration"),
             ("POST", "/v1/rules", "{\"respond\": {\"reason\": \"ExpiredToken\", \"timestamp\": 1e300}}", 422,
-                "from 1970 to 9999"),
+                "from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"),
             ("POST", "/v1/devices", "{\"token\": \"abcd\", \"kind\": \"watch\"}", 422, "devices[0].kind"),
             ("POST", "/v1/devices", "[1, 2", 422, "invalid YAML"),
             ("PUT", "/v1/scenario", "{\"mode\": ", 422, "invalid YAML"),

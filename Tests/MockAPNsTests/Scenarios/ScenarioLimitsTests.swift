@@ -89,7 +89,7 @@ struct ScenarioLimitsTests {
         ])
     func dateRange(yaml: String) throws {
         let error = try #require(parseError(yaml))
-        #expect(error.message.contains("must be a time from 1970 to 9999"), "\(error)")
+        #expect(error.message.contains("must be from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"), "\(error)")
     }
 
     @Test("journal capacity and maxBytes are range-checked; sizes take KiB, MiB and GiB")
