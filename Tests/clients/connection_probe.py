@@ -212,10 +212,13 @@ def never_read(args):
     buffer = b""
     # A 4 KiB receive buffer would let the answers through at a few KiB a second.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-    sock.settimeout(3)
+    # After seconds of a zero window the server's kernel learns of the open window only from its next zero-window
+    # probe (the persist timer backs off exponentially: 12.8 s apart after about 12 s): a quiet gap that long is
+    # TCP's, not the server's, so wait out up to 30 s of silence before taking the connection as done.
+    sock.settimeout(30)
     reading = time.monotonic()
     last_data = reading
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             data = sock.recv(1 << 20)

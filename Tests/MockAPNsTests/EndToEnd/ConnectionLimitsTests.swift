@@ -358,7 +358,7 @@ struct ConnectionLimitsTests {
             let blocked = directory.appendingPathComponent("blocked").path
             async let probe = Self.probe(
                 server, "never-read", line: "never-read-drained",
-                ["--seconds", "30", "--go", go, "--blocked", blocked], port: server.cleartextPort, timeout: 150)
+                ["--seconds", "30", "--go", go, "--blocked", blocked], port: server.cleartextPort, timeout: 200)
             // Wait until the prober's writes block: the server stopped reading from it.
             let deadline = ContinuousClock.now + .seconds(45)
             while !FileManager.default.fileExists(atPath: blocked), ContinuousClock.now < deadline {
@@ -380,7 +380,8 @@ struct ConnectionLimitsTests {
             #expect(answers > Int(recorded), "\(detail), \(recorded) recorded while blocked")
             #expect(answers >= detail["sent"] as? Int ?? .max, "\(detail)")
             #expect(server.journal.totalCount == UInt64(answers + 1), "\(detail)")
-            #expect((detail["drainSeconds"] as? Double ?? 99) < 20, "\(detail)")
+            // The kernel's zero-window persist timer may hold the first bytes back for up to ~13 s (the probe says).
+            #expect((detail["drainSeconds"] as? Double ?? 99) < 40, "\(detail)")
         }
     }
 }
