@@ -9,7 +9,7 @@ import NIOCore
 public final class Journal: Sendable {
     private struct State {
         /// Oldest first; never more than `capacity` records or (but for the newest) `maxBytes` bytes.
-        var records: CircularBuffer<JournalRecord>
+        var records: JournalRing
         /// The estimated bytes of the records kept (`JournalRecord.journalBytes`).
         var bytes = 0
         var nextSequence: UInt64 = 1
@@ -35,17 +35,11 @@ public final class Journal: Sendable {
             file?.write(record)
             for entry in counters { entry.count(record) }
             bytes += record.journalBytes
-            if records.count < capacity {
-                records.append(record)
-            } else {
-                var oldest = records.removeFirst()
-                noteDropped(oldest)
-                swap(&oldest, &record)
-                records.append(consume oldest)
-            }
+            // Full: the oldest record comes back in `record`, dropped.
+            if records.append(&record) { noteDropped(record) }
             // Over the byte budget: drop the oldest too (released under the lock; rare), but keep the newest.
-            while bytes > maxBytes, records.count > 1 {
-                noteDropped(records.removeFirst())
+            while bytes > maxBytes, records.count > 1, let oldest = records.removeOldest() {
+                noteDropped(oldest)
             }
             return sequence
         }
@@ -86,7 +80,7 @@ public final class Journal: Sendable {
         precondition(maxBytes > 0, "journal byte budget must be positive")
         self.capacity = capacity
         self.maxBytes = maxBytes
-        self.state = NIOLockedValueBox(State(records: CircularBuffer(initialCapacity: min(capacity, 1024))))
+        self.state = NIOLockedValueBox(State(records: JournalRing(capacity: capacity)))
         self.file = try filePath.map { try JournalFile(path: $0) }
     }
 
@@ -120,7 +114,7 @@ public final class Journal: Sendable {
             for index in records.indices {
                 _ = state.keep(&records[index], capacity: capacity, maxBytes: maxBytes, file: file)
                 // The newest record, as kept (numbered): observers get copies after the lock.
-                if observed != nil, let newest = state.records.last {
+                if observed != nil, let newest = state.records.newest {
                     observed?.records.append(newest)
                 }
             }
@@ -135,7 +129,7 @@ public final class Journal: Sendable {
 
     /// The records kept, oldest first.
     public func records() -> [JournalRecord] {
-        state.withLockedValue { Array($0.records) }
+        state.withLockedValue { $0.records.all }
     }
 
     /// How many records are kept now.
@@ -150,7 +144,7 @@ public final class Journal: Sendable {
     /// Forgets the records in memory (the file keeps its lines; sequence numbers go on).
     public func clear() {
         state.withLockedValue { state in
-            state.records.removeAll(keepingCapacity: false)
+            state.records.removeAll()
             state.bytes = 0
             state.dropped = 0
             state.clears += 1
@@ -167,18 +161,7 @@ public final class Journal: Sendable {
     /// Copies only those records (walking back from the newest), so readers that remember where they stopped
     /// hold the lock for the new records only, not for the whole journal.
     public func records(after sequence: UInt64) -> [JournalRecord] {
-        state.withLockedValue { state in Self.records(in: state.records, after: sequence) }
-    }
-
-    /// The kept records after `sequence`, walking back from the newest.
-    private static func records(in records: CircularBuffer<JournalRecord>, after sequence: UInt64) -> [JournalRecord] {
-        var first = records.endIndex
-        while first != records.startIndex {
-            let previous = records.index(before: first)
-            guard records[previous].sequence > sequence else { break }
-            first = previous
-        }
-        return Array(records[first...])
+        state.withLockedValue { state in state.records.records(after: sequence) }
     }
 
     /// The estimated bytes of the records kept now (see `maxBytes`).
@@ -190,7 +173,7 @@ public final class Journal: Sendable {
     /// From then on only records after the newest one returned are tallied when dropped.
     func uncounted(after sequence: UInt64) -> UncountedRecords {
         state.withLockedValue { state in
-            let records = Self.records(in: state.records, after: sequence)
+            let records = state.records.records(after: sequence)
             state.countedThrough = state.nextSequence - 1
             return UncountedRecords(
                 records: records, dropTally: state.dropTally.take(), clears: state.clears, kept: state.records.count,
