@@ -34,8 +34,8 @@ struct Token: ParsableCommand {
         }
         if let keyID, let problem = Self.identifierProblem(keyID) {
             throw ValidationError(
-                "--key-id must be the 10-character Key ID of the .p8 (A-Z and 0-9, the XXXXXXXXXX in "
-                    + "AuthKey_XXXXXXXXXX.p8), got '\(keyID)': \(problem)")
+                "--key-id must be the 10-character Key ID of the .p8 (A-Z and 0-9, the ABC123DEFG in "
+                    + "AuthKey_ABC123DEFG.p8), got '\(keyID)': \(problem)")
         }
     }
 
