@@ -501,22 +501,15 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     }
 
     private func flush(context: ChannelHandlerContext) {
-        guard mode == .http2, let session else { return }
-        // What `gatherOutput` collected goes first; the buffer is emptied once written (kept for reuse over TLS).
-        var plaintext = plaintextOut ?? context.channel.allocator.buffer(capacity: 16_384)
+        // What an earlier `gatherOutput` collected goes first, then the rest nghttp2 queued.
+        guard mode == .http2, let session, gatherOutput(context: context), var plaintext = plaintextOut else { return }
         plaintextOut = nil
+        // The buffer is emptied once written and kept for reuse over TLS.
         defer {
             if tls != nil {
                 plaintext.clear()
                 plaintextOut = plaintext
             }
-        }
-        do {
-            try session.send(into: &plaintext)
-        } catch {
-            logger.debug("HTTP/2 send failed", metadata: ["connection": "\(info.id)", "error": "\(error)"])
-            close(context: context)
-            return
         }
         if session.controlFrames.total != reportedControlFrames.total { reportControlFrames() }
         if plaintext.readableBytes > 0 {
