@@ -88,11 +88,11 @@ public struct APNsClientCertificate: Sendable, Hashable {
     public init(pem: String) throws(APNsClientCertificateError) {
         ERR_clear_error()
         // A refusing pass-phrase callback: OpenSSL would otherwise prompt on the terminal.
-        let certificate = OpenSSLHelpers.withMemoryBIO(over: pem) { bio in
+        let certificate = OpenSSL.withMemoryBIO(over: pem) { bio in
             PEM_read_bio_X509(bio, nil, { _, _, _, _ in 0 }, nil)
         }
         guard let certificate = certificate ?? nil else {
-            let reason = OpenSSLHelpers.drainErrors()
+            let reason = OpenSSL.drainErrors()
             throw APNsClientCertificateError(
                 "no readable CERTIFICATE in the PEM\(reason.isEmpty ? "" : " (OpenSSL: \(reason))")"
             )

@@ -48,7 +48,7 @@ enum ES256 {
         ERR_clear_error()
         // The pass-phrase callback refuses: without one, OpenSSL would prompt on the terminal for an encrypted
         // key and block the server.
-        let key = OpenSSLHelpers.withMemoryBIO(over: pem) { bio in
+        let key = OpenSSL.withMemoryBIO(over: pem) { bio in
             if `public` {
                 PEM_read_bio_PUBKEY(bio, nil, { _, _, _, _ in 0 }, nil)
             } else {
@@ -56,7 +56,7 @@ enum ES256 {
             }
         }
         guard let key = key ?? nil else {
-            let reason = OpenSSLHelpers.drainErrors()
+            let reason = OpenSSL.drainErrors()
             let wanted = `public` ? "PUBLIC KEY" : "PRIVATE KEY or EC PRIVATE KEY"
             throw ES256Error("no readable \(wanted) in the PEM\(reason.isEmpty ? "" : " (OpenSSL: \(reason))")")
         }
@@ -89,7 +89,7 @@ enum ES256 {
     /// A new `EVP_PKEY` holding only the public half of `key`, made by a SubjectPublicKeyInfo round trip.
     static func publicOnlyCopy(of key: OpaquePointer) -> OpaquePointer? {
         ERR_clear_error()
-        guard let der = OpenSSLHelpers.derEncoding({ i2d_PUBKEY(key, $0) }) else { return nil }
+        guard let der = OpenSSL.derEncoding({ i2d_PUBKEY(key, $0) }) else { return nil }
         let length = der.count
         let copy = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
@@ -187,6 +187,6 @@ enum ES256 {
 
     /// The DER encoding of an `ECDSA_SIG`.
     private static func encode(_ signature: OpaquePointer) -> [UInt8]? {
-        OpenSSLHelpers.derEncoding { i2d_ECDSA_SIG(signature, $0) }
+        OpenSSL.derEncoding { i2d_ECDSA_SIG(signature, $0) }
     }
 }

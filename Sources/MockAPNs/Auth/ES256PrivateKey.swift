@@ -38,7 +38,7 @@ public final class ES256PrivateKey: @unchecked Sendable {
     public static func generate() -> ES256PrivateKey {
         ERR_clear_error()
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-            preconditionFailure("OpenSSL has no EC key generator: \(OpenSSLHelpers.drainErrors())")
+            preconditionFailure("OpenSSL has no EC key generator: \(OpenSSL.drainErrors())")
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer? = nil
@@ -47,7 +47,7 @@ public final class ES256PrivateKey: @unchecked Sendable {
             EVP_PKEY_generate(context, &key) == 1,
             let key
         else {
-            preconditionFailure("OpenSSL could not generate a P-256 key: \(OpenSSLHelpers.drainErrors())")
+            preconditionFailure("OpenSSL could not generate a P-256 key: \(OpenSSL.drainErrors())")
         }
         do {
             return try ES256PrivateKey(adopting: key)
@@ -59,11 +59,11 @@ public final class ES256PrivateKey: @unchecked Sendable {
     /// The key as unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), the format of Apple's `.p8` files.
     public var pem: String {
         ERR_clear_error()
-        let pem = OpenSSLHelpers.writeToMemoryBIO { bio in
+        let pem = OpenSSL.writeToMemoryBIO { bio in
             PEM_write_bio_PKCS8PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1
         }
         guard let pem else {
-            preconditionFailure("OpenSSL could not write a P-256 private key as PEM: \(OpenSSLHelpers.drainErrors())")
+            preconditionFailure("OpenSSL could not write a P-256 private key as PEM: \(OpenSSL.drainErrors())")
         }
         return pem
     }
@@ -73,7 +73,7 @@ public final class ES256PrivateKey: @unchecked Sendable {
     /// - Parameter encoding: `.raw` gives the 64-byte R‖S that JWS prescribes; `.der` gives what Pushy sends.
     public func sign(_ message: [UInt8], encoding: ES256SignatureEncoding = .raw) -> [UInt8] {
         guard let der = signDER(message) else {
-            preconditionFailure("OpenSSL could not sign with a P-256 key: \(OpenSSLHelpers.drainErrors())")
+            preconditionFailure("OpenSSL could not sign with a P-256 key: \(OpenSSL.drainErrors())")
         }
         switch encoding {
         case .der:

@@ -60,8 +60,8 @@ public final class ES256PublicKey: @unchecked Sendable {
     /// The key as a SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
     public var pem: String {
         ERR_clear_error()
-        guard let pem = OpenSSLHelpers.writeToMemoryBIO({ PEM_write_bio_PUBKEY($0, key) == 1 }) else {
-            preconditionFailure("OpenSSL could not write a P-256 public key as PEM: \(OpenSSLHelpers.drainErrors())")
+        guard let pem = OpenSSL.writeToMemoryBIO({ PEM_write_bio_PUBKEY($0, key) == 1 }) else {
+            preconditionFailure("OpenSSL could not write a P-256 public key as PEM: \(OpenSSL.drainErrors())")
         }
         return pem
     }

@@ -58,7 +58,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     private static func useCertificateChain(_ pem: String, in context: OpaquePointer) throws(TLSError) {
-        let outcome = OpenSSLHelpers.withMemoryBIO(over: pem) { bio -> TLSError? in
+        let outcome = OpenSSL.withMemoryBIO(over: pem) { bio -> TLSError? in
             guard let leaf = PEM_read_bio_X509(bio, nil, nil, nil) else {
                 return .fromQueue("the certificate is not PEM")
             }
@@ -78,7 +78,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     private static func usePrivateKey(_ pem: String, in context: OpaquePointer) throws(TLSError) {
-        let outcome = OpenSSLHelpers.withMemoryBIO(over: pem) { bio -> TLSError? in
+        let outcome = OpenSSL.withMemoryBIO(over: pem) { bio -> TLSError? in
             // A passphrase callback that gives none: an encrypted key is refused instead of prompting on the terminal.
             guard let key = PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) else {
                 return .fromQueue("the private key is not an unencrypted PEM key")

@@ -12,7 +12,7 @@ public struct TLSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `context` followed by every error on OpenSSL's queue (which it empties).
     static func fromQueue(_ context: String) -> TLSError {
-        let details = OpenSSLHelpers.drainErrors()
+        let details = OpenSSL.drainErrors()
         return TLSError(details.isEmpty ? context : "\(context): \(details)")
     }
 }

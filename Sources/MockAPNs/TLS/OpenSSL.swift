@@ -2,7 +2,7 @@ import COpenSSL
 
 /// Small OpenSSL 3 helpers shared by the TLS layer and the key and certificate readers: memory BIOs, DER
 /// encoding and the error queue.
-enum OpenSSLHelpers {
+enum OpenSSL {
     /// Empties this thread's OpenSSL error queue and describes what was in it, most recent last.
     ///
     /// The queue is per thread; leaving entries behind would make a later, unrelated OpenSSL call on the same
