@@ -16,7 +16,7 @@ extension ControlHandlers {
     /// With `since` (or a `Last-Event-ID` header, as browsers send when they reconnect) the records after that
     /// sequence number are sent first. Each event's id is the record's sequence number.
     func stream(_ request: Request) throws -> Response {
-        var (parsed, _) = try RequestQuery.parse(Self.parameters(request))
+        var (parsed, _) = try JournalQuery.parse(Self.parameters(request))
         let lastEventID = request.headers.first { $0.name.canonicalName == "last-event-id" }?.value
         if let lastEventID, let sequence = UInt64(lastEventID) {
             parsed.since = sequence

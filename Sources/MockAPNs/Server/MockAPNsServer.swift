@@ -28,8 +28,10 @@ public final class MockAPNsServer: Sendable {
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
     public let caPEM: String?
-    /// What the control operations keep: the scenario loaded at run time (a reset returns to it), running counts.
-    public let controlState = ControlState()
+    /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
+    let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
+    /// The `/v1/stats` counts, brought up to date on each `stats()` call.
+    let statsCounter = JournalStatsCounter()
 
     private let group: MultiThreadedEventLoopGroup
     private let ownsGroup: Bool

@@ -1,7 +1,8 @@
 import NIOConcurrencyHelpers
 
-/// Applies scripted rules: counts the requests each rule matches and picks the first rule that applies.
-public final class ScriptedRuleEngine: Sendable {
+/// The scenario's scripted rules and their counters: counts the requests each rule matches and picks the first rule
+/// that applies. Locked, shared by every connection through `MockAPNsEngine.rules`.
+public final class ScriptedRules: Sendable {
     private struct Entry {
         var rule: ScriptedRule
         var matched = 0
