@@ -11,6 +11,7 @@ public final class ScriptedRules: Sendable {
 
     private let entries: NIOLockedValueBox<[Entry]>
 
+    /// `rules` in order, every counter at zero.
     public init(rules: [ScriptedRule] = []) {
         entries = NIOLockedValueBox(rules.map { Entry(rule: $0) })
     }

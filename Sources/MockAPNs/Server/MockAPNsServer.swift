@@ -253,12 +253,15 @@ final class ConnectionRegistry: Sendable {
 
 /// Runs a server as a swift-service-lifecycle service: serves until graceful shutdown, then drains.
 public struct MockAPNsService: Service {
+    /// The server it stops.
     public let server: MockAPNsServer
 
+    /// A service for `server`, which is already serving.
     public init(server: MockAPNsServer) {
         self.server = server
     }
 
+    /// Waits for graceful shutdown, then shuts the server down (`MockAPNsServer.shutdown`).
     public func run() async throws {
         try? await gracefulShutdown()
         try await server.shutdown()
