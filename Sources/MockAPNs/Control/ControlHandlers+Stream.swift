@@ -24,12 +24,7 @@ extension ControlHandlers {
         let query = parsed
         let journal = server.journal
         let (events, continuation) = AsyncStream<StreamEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let observer = journal.addObserver { record in
-            if query.matches(record) { continuation.yield(.record(record)) }
-        }
-        var replayQuery = query
-        replayQuery.limit = nil
-        let replay = query.since == nil ? [] : journal.records(matching: replayQuery)
+        let (replay, observer) = journal.follow(query) { record in continuation.yield(.record(record)) }
         let heartbeat = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: Self.heartbeatInterval)

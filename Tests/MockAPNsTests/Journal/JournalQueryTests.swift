@@ -84,6 +84,27 @@ struct JournalQueryTests {
         #expect(timedOut.nearMisses.count == 2)
     }
 
+    @Test("following a query replays the records after since (whatever the limit), then delivers new matches")
+    func follow() throws {
+        let journal = try Journal(capacity: 10)
+        journal.append(Self.record())
+        journal.append(Self.record(token: "bb"))
+        journal.append(Self.record())
+        let delivered = LockedCounter()
+        let query = JournalQuery(token: "aa", since: 1, limit: 1)
+        let (replay, observer) = journal.follow(query) { _ in delivered.increment() }
+        #expect(replay.map(\.sequence) == [3])
+        journal.append(Self.record(token: "bb"))
+        journal.append(Self.record())
+        #expect(delivered.value == 1)
+        journal.removeObserver(observer)
+        journal.append(Self.record())
+        #expect(delivered.value == 1)
+        let (none, another) = journal.follow(JournalQuery(token: "aa")) { _ in }
+        journal.removeObserver(another)
+        #expect(none.isEmpty)
+    }
+
     @Test("query parameters are parsed strictly and written back the same")
     func parameters() throws {
         let (query, extra) = try JournalQuery.parse(
