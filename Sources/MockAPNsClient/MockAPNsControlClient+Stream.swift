@@ -7,7 +7,7 @@ extension MockAPNsControlClient {
     ///
     /// With `query.since` the records after that sequence number come first. The sequence ends when the server
     /// stops; cancel the consuming task to stop earlier.
-    public func streamRequests(_ query: RequestQuery) -> AsyncThrowingStream<JournalRecord, any Error> {
+    public func streamRecords(_ query: JournalQuery) -> AsyncThrowingStream<JournalRecord, any Error> {
         let request = makeRequest("GET", "/v1/requests/stream", query: query.parameters, body: nil)
         let client = httpClient
         let url = url

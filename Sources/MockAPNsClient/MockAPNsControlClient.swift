@@ -13,7 +13,7 @@ import NIOHTTP1
 /// let control = MockAPNsControlClient(url: "http://127.0.0.1:2190")
 /// try await control.reset()
 /// // ... run the provider ...
-/// let result = try await control.waitForRequests(RequestQuery(token: token), count: 1, timeout: .seconds(5))
+/// let result = try await control.waitForRecords(JournalQuery(token: token), count: 1, timeout: .seconds(5))
 /// ```
 ///
 /// Refusals come back as the same errors the server throws in-process: `MockAPNsControlError` with the HTTP
@@ -48,13 +48,13 @@ public struct MockAPNsControlClient: MockAPNsControl {
     }
 
     /// The journal records that match `query`, oldest first.
-    public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
+    public func records(_ query: JournalQuery) async throws -> [JournalRecord] {
         let json = try await call("GET", "/v1/requests", query: query.parameters)
-        return try Self.records(json["records"])
+        return try Self.decodeRecords(json["records"])
     }
 
     /// The record with sequence number `sequence`, or `nil`.
-    public func request(sequence: UInt64) async throws -> JournalRecord? {
+    public func record(sequence: UInt64) async throws -> JournalRecord? {
         do {
             let json = try await call("GET", "/v1/requests/\(sequence)")
             guard let record = JournalRecord(json: json) else { throw Self.unreadable("record") }
@@ -65,18 +65,18 @@ public struct MockAPNsControlClient: MockAPNsControl {
     }
 
     /// Waits until `count` records match `query` or `timeout` passes.
-    public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
-        -> RequestWaitResult
+    public func waitForRecords(_ query: JournalQuery, count: Int, timeout: Duration) async throws
+        -> RecordWaitResult
     {
         let parameters = query.parameters + [("count", String(count)), ("timeout", ControlDuration.text(timeout))]
         let json = try await call(
             "GET", "/v1/requests/wait", query: parameters, timeout: timeout + requestTimeout, accepting: [408])
-        guard let result = RequestWaitResult(json: json) else { throw Self.unreadable("wait result") }
+        guard let result = RecordWaitResult(json: json) else { throw Self.unreadable("wait result") }
         return result
     }
 
     /// Forgets every journal record.
-    public func clearRequests() async throws {
+    public func clearRecords() async throws {
         _ = try await call("DELETE", "/v1/requests")
     }
 
@@ -150,7 +150,7 @@ public struct MockAPNsControlClient: MockAPNsControl {
         ScenarioSnapshot(name: json["name"]?.stringValue ?? "scenario", document: json)
     }
 
-    private static func records(_ json: JSONValue?) throws -> [JournalRecord] {
+    private static func decodeRecords(_ json: JSONValue?) throws -> [JournalRecord] {
         guard let elements = json?.arrayValue else { throw unreadable("record list") }
         return try elements.map { element in
             guard let record = JournalRecord(json: element) else { throw unreadable("record") }

@@ -6,7 +6,8 @@ extension MockAPNsControl {
     ///
     /// Event-driven: it returns as soon as the last expected push is recorded. It fails when fewer arrived
     /// within `timeout`, and when more than `count` had arrived by the time the last expected one did (a
-    /// provider that sends twice). The failure lists what was received and the nearest misses.
+    /// provider that sends twice). The failure lists what was received and the nearest misses. The checking is
+    /// `PushExpectation.check(against:)`'s, in `MockAPNs`.
     ///
     /// ```swift
     /// try await server.expectPush(to: token, count: 1, timeout: .seconds(2)) { record in
@@ -17,57 +18,41 @@ extension MockAPNsControl {
     /// - Returns: the matching records, oldest first.
     @discardableResult
     public func expectPush(
-        to token: String? = nil, matching query: RequestQuery = RequestQuery(), count: Int = 1,
+        to token: String? = nil, matching query: JournalQuery = JournalQuery(), count: Int = 1,
         timeout: Duration = .seconds(2), where predicate: (@Sendable (JournalRecord) -> Bool)? = nil
     ) async throws -> [JournalRecord] {
-        var query = query
-        if let token { query.token = token.lowercased() }
         guard count >= 1 else {
             throw MockAPNsExpectationFailure(
                 message: "expectPush needs a count of at least 1; use expectNoPush for none")
         }
-        let deadline = ContinuousClock.now + timeout
-        var needed = count
-        while true {
-            let remaining = max(.zero, deadline - ContinuousClock.now)
-            let result = try await waitForRequests(query, count: needed, timeout: remaining)
-            let matched = predicate.map { result.records.filter($0) } ?? result.records
-            if matched.count >= count {
-                guard matched.count == count else {
-                    throw await failure(query, count, timeout, predicate != nil, result, matched: matched)
-                }
-                return matched
-            }
-            guard result.satisfied else {
-                throw await failure(query, count, timeout, predicate != nil, result, matched: matched)
-            }
-            // Some records matched the filters but not the predicate: wait for as many more as are missing.
-            needed = result.records.count + (count - matched.count)
-        }
+        let expectation = PushExpectation(
+            query: Self.query(query, token: token), count: count, timeout: timeout, where: predicate)
+        return try await expectation.check(against: self).recordsOrFailure()
     }
 
     /// Checks that no push matching the filters arrives within `timeout` (or has arrived already).
     public func expectNoPush(
-        to token: String? = nil, matching query: RequestQuery = RequestQuery(), timeout: Duration = .milliseconds(200)
+        to token: String? = nil, matching query: JournalQuery = JournalQuery(), timeout: Duration = .milliseconds(200)
     ) async throws {
-        var query = query
-        if let token { query.token = token.lowercased() }
-        let result = try await waitForRequests(query, count: 1, timeout: timeout)
-        guard result.satisfied else { return }
-        throw await failure(query, 0, timeout, false, result, matched: result.records)
+        let expectation = PushExpectation(query: Self.query(query, token: token), count: 0, timeout: timeout)
+        _ = try await expectation.check(against: self).recordsOrFailure()
     }
 
-    private func failure(
-        _ query: RequestQuery, _ count: Int, _ timeout: Duration, _ hasPredicate: Bool, _ result: RequestWaitResult,
-        matched: [JournalRecord]
-    ) async -> MockAPNsExpectationFailure {
-        let received = (try? await requests(RequestQuery(limit: ExpectationReport.receivedLimit))) ?? []
-        let total = (try? await stats().records) ?? received.count
-        let report = ExpectationReport(
-            query: query, expectedCount: count, timeout: timeout, hasPredicate: hasPredicate,
-            matched: matched, matchedFilters: result.records, received: received, receivedTotal: total,
-            nearMisses: result.nearMisses)
-        return MockAPNsExpectationFailure(message: report.message)
+    /// `query` with its token replaced by `token` (lower-cased), when one is given.
+    private static func query(_ query: JournalQuery, token: String?) -> JournalQuery {
+        var query = query
+        if let token { query.token = token.lowercased() }
+        return query
+    }
+}
+
+extension PushExpectation.Outcome {
+    /// The records of a met expectation; a failed one throws its report as the test framework's failure.
+    fileprivate func recordsOrFailure() throws(MockAPNsExpectationFailure) -> [JournalRecord] {
+        switch self {
+        case .met(let records): return records
+        case .failed(let report): throw MockAPNsExpectationFailure(message: report.message)
+        }
     }
 }
 
@@ -78,3 +63,6 @@ public struct MockAPNsExpectationFailure: Error, CustomStringConvertible {
     /// The explanation.
     public var description: String { message }
 }
+
+/// The message of a failed expectation; it moved to `MockAPNs` so that the command line can build it too.
+public typealias ExpectationReport = MockAPNs.ExpectationReport

@@ -25,17 +25,17 @@ public struct MockAPNsTestServer: MockAPNsControl {
     }
 
     /// The journal records that match `query`, oldest first.
-    public func requests(_ query: RequestQuery) async throws -> [JournalRecord] { try await server.requests(query) }
+    public func records(_ query: JournalQuery) async throws -> [JournalRecord] { try await server.records(query) }
     /// The record with sequence number `sequence`, or `nil`.
-    public func request(sequence: UInt64) async throws -> JournalRecord? {
-        try await server.request(sequence: sequence)
+    public func record(sequence: UInt64) async throws -> JournalRecord? {
+        try await server.record(sequence: sequence)
     }
     /// Waits until `count` records match `query` or `timeout` passes.
-    public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
-        -> RequestWaitResult
-    { try await server.waitForRequests(query, count: count, timeout: timeout) }
+    public func waitForRecords(_ query: JournalQuery, count: Int, timeout: Duration) async throws
+        -> RecordWaitResult
+    { try await server.waitForRecords(query, count: count, timeout: timeout) }
     /// Forgets every journal record.
-    public func clearRequests() async throws { try await server.clearRequests() }
+    public func clearRecords() async throws { try await server.clearRecords() }
     /// Clears the journal and restores the loaded scenario's world and rules.
     public func reset() async throws { try await server.reset() }
     /// The running scenario as a scenario document.

@@ -52,12 +52,12 @@ struct Requests: AsyncParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() async throws {
-        var query = RequestQuery(
+        var query = JournalQuery(
             token: token, topic: topic, pushType: pushType, apnsID: apnsID, status: status, reason: reason,
             accepted: accepted, connection: connection, since: since, limit: limit ?? (follow ? 10 : nil))
         // The server checks the filters; parsing them here too gives the same messages before any network call.
         do {
-            query = try RequestQuery.parse(query.parameters).query
+            query = try JournalQuery.parse(query.parameters).query
         } catch {
             throw CLIError(error.message)
         }
@@ -65,7 +65,7 @@ struct Requests: AsyncParsableCommand {
         let printer = RecordPrinter(json: json, color: Terminal.wantsColor)
         // Read the total before listing: following from there can repeat a record (skipped) but never miss one.
         let total = follow ? try await controlCall { try await client.stats().total } : 0
-        let records = try await controlCall { try await client.requests(query) }
+        let records = try await controlCall { try await client.records(query) }
         if !json { printer.header() }
         for record in records { printer.print(record) }
         guard follow else { return }
@@ -74,7 +74,7 @@ struct Requests: AsyncParsableCommand {
         var lastPrinted = max(records.last?.sequence ?? 0, query.since ?? 0)
         live.since = min(lastPrinted == 0 ? total : lastPrinted, total)
         do {
-            for try await record in client.streamRequests(live) where record.sequence > lastPrinted {
+            for try await record in client.streamRecords(live) where record.sequence > lastPrinted {
                 printer.print(record)
                 lastPrinted = record.sequence
             }

@@ -16,7 +16,7 @@ extension ControlHandlers {
     /// With `since` (or a `Last-Event-ID` header, as browsers send when they reconnect) the records after that
     /// sequence number are sent first. Each event's id is the record's sequence number.
     func stream(_ request: Request) throws -> Response {
-        var (parsed, _) = try RequestQuery.parse(Self.parameters(request))
+        var (parsed, _) = try JournalQuery.parse(Self.parameters(request))
         let lastEventID = request.headers.first { $0.name.canonicalName == "last-event-id" }?.value
         if let lastEventID, let sequence = UInt64(lastEventID) {
             parsed.since = sequence
@@ -24,12 +24,7 @@ extension ControlHandlers {
         let query = parsed
         let journal = server.journal
         let (events, continuation) = AsyncStream<StreamEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let observer = journal.addObserver { record in
-            if query.matches(record) { continuation.yield(.record(record)) }
-        }
-        var replayQuery = query
-        replayQuery.limit = nil
-        let replay = query.since == nil ? [] : journal.records(matching: replayQuery)
+        let (replay, observer) = journal.follow(query) { record in continuation.yield(.record(record)) }
         let heartbeat = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: Self.heartbeatInterval)

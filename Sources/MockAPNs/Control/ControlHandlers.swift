@@ -51,8 +51,8 @@ struct ControlHandlers: Sendable {
     }
 
     private func list(_ request: Request) async throws -> Response {
-        let (query, _) = try RequestQuery.parse(Self.parameters(request))
-        let records = try await server.requests(query)
+        let (query, _) = try JournalQuery.parse(Self.parameters(request))
+        let records = try await server.records(query)
         return ControlResponse.json(
             .object([("count", .number(String(records.count))), ("records", .array(records.map(\.json)))]))
     }
@@ -62,7 +62,7 @@ struct ControlHandlers: Sendable {
             throw MockAPNsControlError.badRequest(
                 "'\(text)' is not a sequence number; GET /v1/requests/{seq} takes a record's sequence, such as 1")
         }
-        guard let record = try await server.request(sequence: sequence) else {
+        guard let record = try await server.record(sequence: sequence) else {
             let stats = try await server.stats()
             throw MockAPNsControlError.notFound(
                 "no record #\(sequence): the journal holds \(stats.records) record(s) of \(stats.total) recorded "
@@ -72,7 +72,7 @@ struct ControlHandlers: Sendable {
     }
 
     private func wait(_ request: Request) async throws -> Response {
-        let (query, extra) = try RequestQuery.parse(Self.parameters(request), extra: ["count", "timeout"])
+        let (query, extra) = try JournalQuery.parse(Self.parameters(request), extra: ["count", "timeout"])
         var count = 1
         if let text = extra["count"] {
             guard let value = Int(text), (1...100_000).contains(value) else {
@@ -82,7 +82,7 @@ struct ControlHandlers: Sendable {
         }
         let timeout = try ControlDuration.parse(extra["timeout"] ?? "5s")
         let server = self.server
-        let task = Task { try await server.waitForRequests(query, count: count, timeout: timeout) }
+        let task = Task { try await server.waitForRecords(query, count: count, timeout: timeout) }
         let registration = longRequests.register { task.cancel() }
         defer { longRequests.unregister(registration) }
         let result = try await withTaskCancellationHandler {
@@ -95,7 +95,7 @@ struct ControlHandlers: Sendable {
 
     private func clear() async throws -> Response {
         let before = try await server.stats().records
-        try await server.clearRequests()
+        try await server.clearRecords()
         return ControlResponse.json(["cleared": .number(String(before))])
     }
 
@@ -146,49 +146,8 @@ struct ControlHandlers: Sendable {
     }
 
     private func metrics() -> Response {
-        var text = requestMetrics.prometheusText()
-        let journal = server.journal
-        let gauges: [(name: String, type: String, help: String, value: String)] = [
-            (
-                "mock_apns_open_connections", "gauge", "HTTP/2 connections open now.",
-                String(server.metrics.openConnections)
-            ),
-            (
-                "mock_apns_connections_total", "counter", "Connections accepted since start.",
-                String(server.metrics.totalConnections)
-            ),
-            (
-                "mock_apns_tls_handshake_failures_total", "counter", "TLS handshakes that failed.",
-                String(server.metrics.failedHandshakes)
-            ),
-            ("mock_apns_journal_records", "gauge", "Records in the journal now.", String(journal.count)),
-            (
-                "mock_apns_journal_capacity", "gauge", "Records the journal keeps before dropping the oldest.",
-                String(journal.capacity)
-            ),
-            (
-                "mock_apns_journal_dropped", "gauge",
-                "Records dropped for the capacity or the byte budget since the last clear.",
-                String(journal.droppedCount)
-            ),
-            (
-                "mock_apns_journal_bytes", "gauge", "Estimated bytes of the records in the journal now.",
-                String(journal.bytes)
-            ),
-            (
-                "mock_apns_journal_max_bytes", "gauge", "Bytes the journal keeps before dropping the oldest.",
-                String(journal.maxBytes)
-            ),
-            (
-                "mock_apns_journal_recorded_total", "counter", "Requests recorded since start.",
-                String(journal.totalCount)
-            ),
-        ]
-        for gauge in gauges {
-            text +=
-                "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.type)\n\(gauge.name) \(gauge.value)\n"
-        }
-        text += server.metrics.controlFramesSent.prometheusText
-        return ControlResponse.text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        ControlResponse.text(
+            requestMetrics.prometheusText(journal: server.journal, connections: server.metrics),
+            contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -1,19 +1,39 @@
 import NIOConcurrencyHelpers
 
-/// What the control operations keep between calls: the scenario loaded at run time and the running counts.
+/// What the control operations kept between calls, before the server kept it itself.
+///
+/// Kept one release for source compatibility: the server now holds the scenario loaded at run time (read it as
+/// `MockAPNsServer.currentScenario`, change it with `loadScenario(yaml:)`), and `stats()` keeps its own counts.
+@available(*, deprecated, message: "read MockAPNsServer.currentScenario; load a scenario with loadScenario(yaml:)")
 public final class ControlState: Sendable {
-    private let loaded = NIOLockedValueBox<Scenario?>(nil)
-    /// Counts over the journal, brought up to date on each `stats()` call.
-    let stats = JournalStatsCounter()
+    private let server: MockAPNsServer?
+    private let detached = NIOLockedValueBox<Scenario?>(nil)
 
-    /// Nothing loaded yet: the server's starting scenario applies.
-    public init() {}
+    /// A state of its own, tied to no server.
+    public init() {
+        server = nil
+    }
+
+    /// The state `server` keeps.
+    init(server: MockAPNsServer) {
+        self.server = server
+    }
 
     /// The scenario loaded last at run time, if any.
-    public var loadedScenario: Scenario? { loaded.withLockedValue { $0 } }
+    public var loadedScenario: Scenario? {
+        guard let server else { return detached.withLockedValue { $0 } }
+        return server.loadedScenario.withLockedValue { $0 }
+    }
 
     /// Keeps `scenario` as the one a reset returns to.
     public func store(_ scenario: Scenario) {
-        loaded.withLockedValue { $0 = scenario }
+        guard let server else { return detached.withLockedValue { $0 = scenario } }
+        server.loadedScenario.withLockedValue { $0 = scenario }
     }
+}
+
+extension MockAPNsServer {
+    /// The scenario loaded at run time, as the deprecated `ControlState` showed it.
+    @available(*, deprecated, message: "read currentScenario; load a scenario with loadScenario(yaml:)")
+    public var controlState: ControlState { ControlState(server: self) }
 }

@@ -4,21 +4,23 @@
 /// (`MockAPNsControlClient` in the `MockAPNsClient` product talks to the control API of a server running
 /// elsewhere). Tests and tools written against this protocol work with either; the HTTP control API is a thin
 /// front end over the in-process implementation, so both answer the same way.
+///
+/// A journal entry is a *record* here, as in `Journal`; only the HTTP routes keep the name `/v1/requests`.
 public protocol MockAPNsControl: Sendable {
     /// The journal records that match `query`, oldest first.
-    func requests(_ query: RequestQuery) async throws -> [JournalRecord]
+    func records(_ query: JournalQuery) async throws -> [JournalRecord]
 
     /// The record with sequence number `sequence`, or `nil` when there is none (never recorded, or dropped).
-    func request(sequence: UInt64) async throws -> JournalRecord?
+    func record(sequence: UInt64) async throws -> JournalRecord?
 
     /// Waits until `count` records match `query` or `timeout` passes.
     ///
     /// Answers as soon as the matching record is appended (journal observers, no polling). On timeout the result
     /// is not satisfied and carries what was found and the nearest misses, so a failing test can say why.
-    func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws -> RequestWaitResult
+    func waitForRecords(_ query: JournalQuery, count: Int, timeout: Duration) async throws -> RecordWaitResult
 
     /// Forgets every journal record (sequence numbers go on).
-    func clearRequests() async throws
+    func clearRecords() async throws
 
     /// Clears the journal and puts the world and the rules back as the loaded scenario has them.
     ///

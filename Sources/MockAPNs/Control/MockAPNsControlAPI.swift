@@ -78,9 +78,9 @@ public final class MockAPNsControlAPI: Sendable {
         let application = Application(
             router: router,
             server: .http1(
-                additionalChannelHandlers: [
+                configuration: .init(additionalChannelHandlers: [
                     ControlTLSHint(log: hintLog, logger: logger) { "\(host):\(boundPort.withLockedValue { $0 })" }
-                ]),
+                ])),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
             onServerRunning: { channel in
                 boundPort.withLockedValue { $0 = channel.localAddress?.port ?? port }

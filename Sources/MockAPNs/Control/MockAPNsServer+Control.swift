@@ -3,28 +3,28 @@ import Foundation
 /// The in-process implementation of the control operations; the HTTP control API calls these.
 extension MockAPNsServer: MockAPNsControl {
     /// The scenario running now: the one loaded at run time, else the one the server started with.
-    public var currentScenario: Scenario { controlState.loadedScenario ?? scenario }
+    public var currentScenario: Scenario { loadedScenario.withLockedValue { $0 } ?? scenario }
 
     /// The journal records that match `query`, oldest first.
-    public func requests(_ query: RequestQuery) async throws -> [JournalRecord] {
+    public func records(_ query: JournalQuery) async throws -> [JournalRecord] {
         journal.records(matching: query)
     }
 
     /// The record with sequence number `sequence`, or `nil`.
-    public func request(sequence: UInt64) async throws -> JournalRecord? {
+    public func record(sequence: UInt64) async throws -> JournalRecord? {
         sequence == 0 ? nil : journal.records(after: sequence - 1).first { $0.sequence == sequence }
     }
 
     /// Waits until `count` records match `query` or `timeout` passes.
-    public func waitForRequests(_ query: RequestQuery, count: Int, timeout: Duration) async throws
-        -> RequestWaitResult
+    public func waitForRecords(_ query: JournalQuery, count: Int, timeout: Duration) async throws
+        -> RecordWaitResult
     {
         guard count >= 1 else { throw MockAPNsControlError.badRequest("count must be at least 1, got \(count)") }
         return await journal.waitForRecords(matching: query, count: count, timeout: timeout)
     }
 
     /// Forgets every journal record.
-    public func clearRequests() async throws {
+    public func clearRecords() async throws {
         journal.clear()
     }
 
@@ -107,15 +107,15 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
-        controlState.stats.stats(journal: journal, metrics: metrics)
+        statsCounter.stats(journal: journal, metrics: metrics)
     }
 
-    /// `token` lower-cased, or a 400 when it is not a device token.
+    /// `token` lower-cased, or a 400 when it is not a device token (`DeviceToken`'s rule).
     static func checkedToken(_ token: String) throws(MockAPNsControlError) -> String {
-        guard !token.isEmpty, token.count % 2 == 0, token.allSatisfy(\.isHexDigit) else {
+        guard let valid = DeviceToken(token) else {
             throw .badRequest("'\(token)' is not a device token: give an even number of hex digits")
         }
-        return token.lowercased()
+        return valid.hex
     }
 
     private static func unknownDevice(_ token: String) -> MockAPNsControlError {

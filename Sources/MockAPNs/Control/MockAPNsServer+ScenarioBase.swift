@@ -35,7 +35,7 @@ extension MockAPNsServer {
         loaded.journalCapacity = running.journalCapacity
         loaded.journalMaxBytes = running.journalMaxBytes
         loaded.limits = running.limits
-        controlState.store(loaded)
+        loadedScenario.withLockedValue { $0 = loaded }
         try await reset()
         return try await scenario()
     }

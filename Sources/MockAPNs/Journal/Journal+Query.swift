@@ -3,14 +3,14 @@ extension Journal {
     public static let nearMissLimit = 5
 
     /// The records matching `query`, oldest first; with a `limit`, the newest that many.
-    public func records(matching query: RequestQuery) -> [JournalRecord] {
+    public func records(matching query: JournalQuery) -> [JournalRecord] {
         let matching = window(for: query).filter(query.matches)
         guard let limit = query.limit, matching.count > limit else { return matching }
         return Array(matching.suffix(limit))
     }
 
     /// Records after `query.since` that fail the query on exactly one field, newest first.
-    public func nearMisses(for query: RequestQuery, limit: Int = Journal.nearMissLimit) -> [NearMiss] {
+    public func nearMisses(for query: JournalQuery, limit: Int = Journal.nearMissLimit) -> [NearMiss] {
         var misses: [NearMiss] = []
         for record in window(for: query).reversed() {
             if let since = query.since, record.sequence <= since { break }
@@ -19,14 +19,14 @@ extension Journal {
             misses.append(
                 NearMiss(
                     record: record, field: field, expected: expected,
-                    actual: RequestQuery.actual(field, in: record)))
+                    actual: JournalQuery.actual(field, in: record)))
             if misses.count == limit { break }
         }
         return misses
     }
 
     /// The records a query can match: those after `since` when it is given (copied alone), else all.
-    func window(for query: RequestQuery) -> [JournalRecord] {
+    func window(for query: JournalQuery) -> [JournalRecord] {
         query.since.map { records(after: $0) } ?? records()
     }
 }

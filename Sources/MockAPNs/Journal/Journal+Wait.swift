@@ -5,7 +5,7 @@ extension Journal {
     ///
     /// An observer sees every record as it is appended and resumes the waiter at once, so the answer follows
     /// the matching push by microseconds; records already in the journal count too.
-    public func waitForRecords(matching query: RequestQuery, count: Int, timeout: Duration) async -> RequestWaitResult {
+    public func waitForRecords(matching query: JournalQuery, count: Int, timeout: Duration) async -> RecordWaitResult {
         let waiter = RecordWaiter(query: query, count: count)
         let observer = addObserver { record in waiter.offer(record) }
         defer { removeObserver(observer) }
@@ -24,7 +24,7 @@ extension Journal {
         }
         let found = waiter.found
         let satisfied = found.count >= count
-        return RequestWaitResult(
+        return RecordWaitResult(
             satisfied: satisfied, count: count, records: found,
             nearMisses: satisfied ? [] : nearMisses(for: query))
     }
@@ -38,11 +38,11 @@ final class RecordWaiter: Sendable {
         var finished = false
     }
 
-    private let query: RequestQuery
+    private let query: JournalQuery
     private let count: Int
     private let state = NIOLockedValueBox(State())
 
-    init(query: RequestQuery, count: Int) {
+    init(query: JournalQuery, count: Int) {
         self.query = query
         self.count = count
     }

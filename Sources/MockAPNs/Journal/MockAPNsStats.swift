@@ -1,4 +1,5 @@
-/// Counts over the requests recorded since the journal was last cleared, and the server's running totals.
+/// Counts over the requests recorded since the journal was last cleared, and the server's running totals: what
+/// `stats()` and `GET /v1/stats` answer. (The Prometheus counters of `/metrics` are `RequestMetrics`.)
 public struct MockAPNsStats: Sendable, Hashable {
     /// Records in the journal now.
     public var records: Int

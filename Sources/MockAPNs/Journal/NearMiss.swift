@@ -6,14 +6,14 @@ public struct NearMiss: Sendable {
     /// The record that almost matched.
     public var record: JournalRecord
     /// The one field it failed on.
-    public var field: RequestQuery.Field
+    public var field: JournalQuery.Field
     /// What the query asked for.
     public var expected: String
     /// What the record had.
     public var actual: String
 
     /// A near miss of `record` on `field`.
-    public init(record: JournalRecord, field: RequestQuery.Field, expected: String, actual: String) {
+    public init(record: JournalRecord, field: JournalQuery.Field, expected: String, actual: String) {
         self.record = record
         self.field = field
         self.expected = expected

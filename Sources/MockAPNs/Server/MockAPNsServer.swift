@@ -28,8 +28,10 @@ public final class MockAPNsServer: Sendable {
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
     public let caPEM: String?
-    /// What the control operations keep: the scenario loaded at run time (a reset returns to it), running counts.
-    public let controlState = ControlState()
+    /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
+    let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
+    /// The `/v1/stats` counts, brought up to date on each `stats()` call.
+    let statsCounter = JournalStatsCounter()
 
     private let group: MultiThreadedEventLoopGroup
     private let ownsGroup: Bool
@@ -251,12 +253,15 @@ final class ConnectionRegistry: Sendable {
 
 /// Runs a server as a swift-service-lifecycle service: serves until graceful shutdown, then drains.
 public struct MockAPNsService: Service {
+    /// The server it stops.
     public let server: MockAPNsServer
 
+    /// A service for `server`, which is already serving.
     public init(server: MockAPNsServer) {
         self.server = server
     }
 
+    /// Waits for graceful shutdown, then shuts the server down (`MockAPNsServer.shutdown`).
     public func run() async throws {
         try? await gracefulShutdown()
         try await server.shutdown()

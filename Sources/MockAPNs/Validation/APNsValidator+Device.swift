@@ -1,10 +1,10 @@
 extension APNsValidator {
-    /// "Malformed token: 400 BadDeviceToken. Do not assume 64 characters" (§9; doc/seen). Any even number of
-    /// hex digits; upper case is open (`acceptUppercaseDeviceTokens`).
+    /// "Malformed token: 400 BadDeviceToken. Do not assume 64 characters" (§9; doc/seen). `DeviceToken`'s rule:
+    /// any even number of hex digits; upper case is open (`acceptUppercaseDeviceTokens`).
     func checkDeviceTokenFormat(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         let token = context.token
         let utf8 = token.utf8
-        guard utf8.count % 2 == 0, utf8.count <= 1024 else {
+        guard DeviceToken.hasTokenLength(utf8.count), utf8.count <= DeviceToken.maximumLength else {
             throw Rejection(
                 .badDeviceToken, rule: "device-token.format",
                 "the device token has \(utf8.count) characters; tokens are an even number of hex digits")

@@ -20,10 +20,7 @@ final class ValidationMemo {
     private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
 
     /// A device token's characters: all hex digits, and whether some are upper case.
-    struct TokenDigits {
-        var isHex: Bool
-        var hasUppercase: Bool
-    }
+    typealias TokenDigits = DeviceToken.Digits
 
     init() {}
 
@@ -59,17 +56,7 @@ final class ValidationMemo {
     func digits(ofToken value: String) -> TokenDigits {
         if let token, token.token == value { return token.digits }
         // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of the check.
-        let digits = value.withUTF8Bytes { bytes in
-            var digits = TokenDigits(isHex: true, hasUppercase: false)
-            for byte in bytes {
-                guard APNsValidator.isHexDigit(byte) else {
-                    digits.isHex = false
-                    break
-                }
-                if byte >= 0x41 && byte <= 0x46 { digits.hasUppercase = true }
-            }
-            return digits
-        }
+        let digits = value.withUTF8Bytes(DeviceToken.digits(in:))
         token = (value, digits)
         return digits
     }

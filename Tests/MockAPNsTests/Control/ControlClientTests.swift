@@ -18,10 +18,10 @@ struct ControlClientTests {
             #expect(await client.isHealthy())
             try await sendPush(server)
             try await client.reset()
-            #expect(try await client.requests(RequestQuery()).isEmpty)
+            #expect(try await client.records(JournalQuery()).isEmpty)
 
             let waiting = Task {
-                try await client.waitForRequests(RequestQuery(token: Self.device), count: 1, timeout: .seconds(5))
+                try await client.waitForRecords(JournalQuery(token: Self.device), count: 1, timeout: .seconds(5))
             }
             try await Task.sleep(for: .milliseconds(200))
             try await sendPush(server)
@@ -31,15 +31,15 @@ struct ControlClientTests {
             #expect(result.records.first?.payloadJSON?.value(atPath: "aps.alert.title") == "Order ready")
 
             try await sendPush(server, to: Self.other, topic: "com.example.other")
-            let filtered = try await client.requests(RequestQuery(topic: "com.example.other"))
+            let filtered = try await client.records(JournalQuery(topic: "com.example.other"))
             #expect(filtered.map(\.sequence) == [3])
-            let local = try await server.requests(RequestQuery(topic: "com.example.other"))
+            let local = try await server.records(JournalQuery(topic: "com.example.other"))
             #expect(filtered.map(\.json) == local.map(\.json))
-            #expect(try await client.request(sequence: 3)?.token == Self.other)
-            #expect(try await client.request(sequence: 42) == nil)
+            #expect(try await client.record(sequence: 3)?.token == Self.other)
+            #expect(try await client.record(sequence: 42) == nil)
 
-            let missed = try await client.waitForRequests(
-                RequestQuery(token: Self.other, topic: "com.example.app"), count: 1, timeout: .milliseconds(200))
+            let missed = try await client.waitForRecords(
+                JournalQuery(token: Self.other, topic: "com.example.app"), count: 1, timeout: .milliseconds(200))
             #expect(!missed.satisfied)
             #expect(
                 missed.nearMisses.map(\.summary) == [
@@ -94,7 +94,7 @@ struct ControlClientTests {
             let client = MockAPNsControlClient(url: control.url)
             try await sendPush(server)
             let first = Task { () -> JournalRecord? in
-                for try await record in client.streamRequests(RequestQuery(since: 0)) where record.sequence == 2 {
+                for try await record in client.streamRecords(JournalQuery(since: 0)) where record.sequence == 2 {
                     return record
                 }
                 return nil
@@ -109,7 +109,7 @@ struct ControlClientTests {
     @Test("sends the bearer token and reports a wrong one with the server's message")
     func token() async throws {
         try await withControlServer(token: "t0ken") { _, control in
-            #expect(try await MockAPNsControlClient(url: control.url, token: "t0ken").requests(RequestQuery()).isEmpty)
+            #expect(try await MockAPNsControlClient(url: control.url, token: "t0ken").records(JournalQuery()).isEmpty)
             do {
                 _ = try await MockAPNsControlClient(url: control.url).stats()
                 Issue.record("no token was accepted")

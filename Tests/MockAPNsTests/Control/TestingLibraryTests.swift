@@ -108,7 +108,7 @@ struct TestingLibraryTests {
             pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity", accepted: false,
             reason: "Unregistered", rule: "device-unregistered", explanation: "", notes: [], auth: nil,
             response: APNsResponse(status: 410, apnsID: "A"), fault: nil)
-        let query = RequestQuery(token: Self.device, pushType: "alert")
+        let query = JournalQuery(token: Self.device, pushType: "alert")
         let report = ExpectationReport(
             query: query, expectedCount: 2, timeout: .seconds(2), hasPredicate: false, matched: [],
             matchedFilters: [], received: [record], receivedTotal: 12,

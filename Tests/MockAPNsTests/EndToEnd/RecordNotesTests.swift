@@ -28,7 +28,7 @@ struct RecordNotesTests {
                 body: Self.start + #","alert":{"title":"Order placed","body":"Preparing"}}}"#
             )
             #expect(without == 200 && with == 200)
-            let records = server.journal.records(matching: RequestQuery())
+            let records = server.journal.records(matching: JournalQuery())
             try #require(records.count == 2)
             #expect(records[0].notes.contains(APNsValidator.startWithoutAlertNote), "\(records[0].notes)")
             #expect(!records[1].notes.contains(APNsValidator.startWithoutAlertNote), "\(records[1].notes)")
@@ -46,7 +46,7 @@ struct RecordNotesTests {
                     .status
             }
             #expect(status == 410)
-            let record = try #require(server.journal.records(matching: RequestQuery()).first)
+            let record = try #require(server.journal.records(matching: JournalQuery()).first)
             #expect(record.pushType == "alert")
             #expect(record.rule.hasPrefix("scripted:"))
         }

@@ -54,7 +54,7 @@ struct JournalQueryTests {
         journal.append(Self.record(token: "bb", topic: "com.example.other"))
         journal.append(Self.record(token: "bb"))
         journal.append(Self.record(topic: "com.example.other"))
-        let misses = journal.nearMisses(for: RequestQuery(token: "aa", topic: "com.example.app"))
+        let misses = journal.nearMisses(for: JournalQuery(token: "aa", topic: "com.example.app"))
         #expect(
             misses.map(\.summary) == [
                 "#3 differs in topic: expected com.example.app, got com.example.other",
@@ -67,7 +67,7 @@ struct JournalQueryTests {
         let journal = try Journal(capacity: 10)
         journal.append(Self.record())
         let waiting = Task {
-            await journal.waitForRecords(matching: RequestQuery(token: "aa"), count: 2, timeout: .seconds(60))
+            await journal.waitForRecords(matching: JournalQuery(token: "aa"), count: 2, timeout: .seconds(60))
         }
         try await Task.sleep(for: .milliseconds(50))
         let appended = ContinuousClock.now
@@ -79,25 +79,46 @@ struct JournalQueryTests {
         #expect(result.satisfied)
         #expect(result.records.map(\.sequence) == [1, 2])
         let timedOut = await journal.waitForRecords(
-            matching: RequestQuery(token: "cc"), count: 1, timeout: .milliseconds(50))
+            matching: JournalQuery(token: "cc"), count: 1, timeout: .milliseconds(50))
         #expect(!timedOut.satisfied)
         #expect(timedOut.nearMisses.count == 2)
     }
 
+    @Test("following a query replays the records after since (whatever the limit), then delivers new matches")
+    func follow() throws {
+        let journal = try Journal(capacity: 10)
+        journal.append(Self.record())
+        journal.append(Self.record(token: "bb"))
+        journal.append(Self.record())
+        let delivered = LockedCounter()
+        let query = JournalQuery(token: "aa", since: 1, limit: 1)
+        let (replay, observer) = journal.follow(query) { _ in delivered.increment() }
+        #expect(replay.map(\.sequence) == [3])
+        journal.append(Self.record(token: "bb"))
+        journal.append(Self.record())
+        #expect(delivered.value == 1)
+        journal.removeObserver(observer)
+        journal.append(Self.record())
+        #expect(delivered.value == 1)
+        let (none, another) = journal.follow(JournalQuery(token: "aa")) { _ in }
+        journal.removeObserver(another)
+        #expect(none.isEmpty)
+    }
+
     @Test("query parameters are parsed strictly and written back the same")
     func parameters() throws {
-        let (query, extra) = try RequestQuery.parse(
+        let (query, extra) = try JournalQuery.parse(
             [("token", "ABAB"), ("status", "410"), ("accepted", "false"), ("since", "3"), ("timeout", "2s")],
             extra: ["timeout"])
-        #expect(query == RequestQuery(token: "abab", status: 410, accepted: false, since: 3))
+        #expect(query == JournalQuery(token: "abab", status: 410, accepted: false, since: 3))
         #expect(extra == ["timeout": "2s"])
-        #expect(try RequestQuery.parse(query.parameters).query == query)
+        #expect(try JournalQuery.parse(query.parameters).query == query)
         #expect(
             throws: MockAPNsControlError.badRequest(
                 "unknown filter 'device'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, since, limit"
             )
         ) {
-            try RequestQuery.parse([("device", "ab")])
+            try JournalQuery.parse([("device", "ab")])
         }
         #expect(try ControlDuration.parse("1.5s") == .milliseconds(1500))
         #expect(ControlDuration.text(.milliseconds(250)) == "250ms")

@@ -1,5 +1,5 @@
 /// What a wait found: the matching records, whether there were enough, and otherwise the nearest misses.
-public struct RequestWaitResult: Sendable {
+public struct RecordWaitResult: Sendable {
     /// Whether at least `count` records matched before the timeout.
     public var satisfied: Bool
     /// How many records were waited for.

@@ -1,4 +1,4 @@
-extension RequestQuery {
+extension JournalQuery {
     /// The query parameter names the control API knows, in the order they are written.
     public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "limit"]
 
@@ -26,8 +26,8 @@ extension RequestQuery {
     /// - Returns: the query and the values of the `extra` parameters present.
     public static func parse(
         _ parameters: [(name: String, value: String)], extra: [String] = []
-    ) throws(MockAPNsControlError) -> (query: RequestQuery, extra: [String: String]) {
-        var query = RequestQuery()
+    ) throws(MockAPNsControlError) -> (query: JournalQuery, extra: [String: String]) {
+        var query = JournalQuery()
         var extras: [String: String] = [:]
         var seen: Set<String> = []
         for (name, value) in parameters {
@@ -51,10 +51,10 @@ extension RequestQuery {
         guard !value.isEmpty else { throw .badRequest("the filter '\(name)' is empty; give it a value") }
         switch name {
         case "token":
-            guard value.count % 2 == 0, value.allSatisfy(\.isHexDigit) else {
+            guard let valid = DeviceToken(value) else {
                 throw .badRequest("token must be an even number of hex digits (a device token), got '\(value)'")
             }
-            token = value.lowercased()
+            token = valid.hex
         case "topic": topic = value
         case "pushType":
             guard APNsPushType.named(value) != nil else {

@@ -1,12 +1,10 @@
-import MockAPNs
-
 /// Builds the message of a failed push expectation: what was expected, what was received, the nearest misses.
 public struct ExpectationReport: Sendable {
     /// How many received records the message lists at most (the newest).
     public static let receivedLimit = 10
 
     /// The filters expected to match.
-    public var query: RequestQuery
+    public var query: JournalQuery
     /// How many pushes were expected (0 for "none").
     public var expectedCount: Int
     /// How long the expectation waited.
@@ -26,7 +24,7 @@ public struct ExpectationReport: Sendable {
 
     /// A report of these facts.
     public init(
-        query: RequestQuery, expectedCount: Int, timeout: Duration, hasPredicate: Bool, matched: [JournalRecord],
+        query: JournalQuery, expectedCount: Int, timeout: Duration, hasPredicate: Bool, matched: [JournalRecord],
         matchedFilters: [JournalRecord], received: [JournalRecord], receivedTotal: Int, nearMisses: [NearMiss]
     ) {
         self.query = query

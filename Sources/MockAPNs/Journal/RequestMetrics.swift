@@ -1,7 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Prometheus counters fed by a journal observer: answers by status and reason, and a latency histogram.
+/// The Prometheus counters of `GET /metrics`, fed by a journal observer: answers by status and reason, and a latency
+/// histogram. (`MockAPNsStats` is the other report: `/v1/stats`, counts since the journal was last cleared.)
 ///
 /// Counters only grow (clearing the journal does not reset them), as Prometheus expects. The latency is the
 /// time from the request's arrival to its record, on the server's clock: the decision plus any scripted delay.

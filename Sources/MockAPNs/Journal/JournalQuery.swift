@@ -3,7 +3,7 @@
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
 /// `status`, `reason`, `accepted`, `connection`, `since`, `limit`) and as command-line options of
 /// `mock-apns requests`.
-public struct RequestQuery: Sendable, Hashable {
+public struct JournalQuery: Sendable, Hashable {
     /// The device token (compared case-insensitively).
     public var token: String?
     /// The `apns-topic` sent.

@@ -1,6 +1,9 @@
 import NIOConcurrencyHelpers
 
-/// Counters the server keeps for its summary, `/metrics` and tests: connections and answers.
+/// The server's connection counters: open, accepted, failed handshakes, control frames sent.
+///
+/// Kept by the connections; read by both reports of the journal's neighbourhood: `stats()` (`/v1/stats`, counts
+/// since the last clear) and `RequestMetrics` (`/metrics`, Prometheus counters since start).
 public final class ServerMetrics: Sendable {
     private struct Counts {
         var openConnections = 0
@@ -11,6 +14,7 @@ public final class ServerMetrics: Sendable {
 
     private let counts = NIOLockedValueBox(Counts())
 
+    /// All counters at zero.
     public init() {}
 
     func connectionOpened() {

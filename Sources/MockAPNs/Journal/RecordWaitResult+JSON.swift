@@ -14,7 +14,7 @@ extension NearMiss {
     /// Reads a near miss from the control API's JSON.
     public init?(json: JSONValue) {
         guard let recordJSON = json["record"], let record = JournalRecord(json: recordJSON),
-            let fieldName = json["field"]?.stringValue, let field = RequestQuery.Field(rawValue: fieldName)
+            let fieldName = json["field"]?.stringValue, let field = JournalQuery.Field(rawValue: fieldName)
         else { return nil }
         self.init(
             record: record, field: field, expected: json["expected"]?.stringValue ?? "",
@@ -22,9 +22,9 @@ extension NearMiss {
     }
 }
 
-extension RequestWaitResult {
+extension RecordWaitResult {
     /// The result as the control API answers it (200 when satisfied, 408 with an `error` otherwise).
-    public func json(query: RequestQuery, timeout: Duration) -> JSONValue {
+    public func json(query: JournalQuery, timeout: Duration) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if !satisfied { members.append(("error", .string(failureSummary(query: query, timeout: timeout)))) }
         members += [
@@ -48,7 +48,7 @@ extension RequestWaitResult {
     }
 
     /// One line: what was waited for, what was found, and the nearest miss.
-    public func failureSummary(query: RequestQuery, timeout: Duration) -> String {
+    public func failureSummary(query: JournalQuery, timeout: Duration) -> String {
         var text = "timed out after \(ControlDuration.text(timeout)) waiting for \(count) request(s) matching "
         text += "\(query.summary); found \(records.count)"
         if let nearest = nearMisses.first {

@@ -1,7 +1,8 @@
 import NIOConcurrencyHelpers
 
-/// Applies scripted rules: counts the requests each rule matches and picks the first rule that applies.
-public final class ScriptedRuleEngine: Sendable {
+/// The scenario's scripted rules and their counters: counts the requests each rule matches and picks the first rule
+/// that applies. Locked, shared by every connection through `MockAPNsEngine.rules`.
+public final class ScriptedRules: Sendable {
     private struct Entry {
         var rule: ScriptedRule
         var matched = 0
@@ -10,6 +11,7 @@ public final class ScriptedRuleEngine: Sendable {
 
     private let entries: NIOLockedValueBox<[Entry]>
 
+    /// `rules` in order, every counter at zero.
     public init(rules: [ScriptedRule] = []) {
         entries = NIOLockedValueBox(rules.map { Entry(rule: $0) })
     }

@@ -1,0 +1,55 @@
+/// A device token: the hex digits after `/3/device/`, and the key of a device in the world.
+///
+/// "Hex in the path. Do not assume 64 characters: 108 and 160 have been seen" (apns-reference §9; doc/seen).
+/// The one definition of the format, used by the validator on every push (`digits(in:)`, over the bytes), by the
+/// control API's device routes and by the `token` filter of journal queries: a non-empty, even number of ASCII hex
+/// digits, either case. The validator also refuses tokens over `maximumLength` digits, and upper case unless
+/// `acceptUppercaseDeviceTokens`; a `DeviceToken` holds the digits lower-cased, as the world keys devices.
+public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
+    /// The token's digits, lower-case.
+    public let hex: String
+
+    /// The longest token the validator takes, in digits (README, "device token lengths").
+    public static let maximumLength = 1024
+
+    /// `text` as a token, lower-cased; `nil` unless it is a non-empty, even number of ASCII hex digits.
+    public init?(_ text: String) {
+        let valid = text.withUTF8Bytes { bytes in Self.hasTokenLength(bytes.count) && Self.digits(in: bytes).isHex }
+        guard valid else { return nil }
+        hex = text.lowercased()
+    }
+
+    /// The digits.
+    public var description: String { hex }
+
+    /// What a token's characters are made of: all hex digits, and whether some are upper case.
+    struct Digits {
+        /// Every byte is an ASCII hex digit (true for no bytes).
+        var isHex: Bool
+        /// Some digit is one of `A`-`F`.
+        var hasUppercase: Bool
+    }
+
+    /// Whether `count` digits can make a token: at least one pair (a token is bytes, two digits each).
+    static func hasTokenLength(_ count: Int) -> Bool {
+        count > 0 && count % 2 == 0
+    }
+
+    /// What the bytes of a token are made of, in one pass over them.
+    static func digits(in bytes: UnsafeBufferPointer<UInt8>) -> Digits {
+        var digits = Digits(isHex: true, hasUppercase: false)
+        for byte in bytes {
+            guard isHexDigit(byte) else {
+                digits.isHex = false
+                break
+            }
+            if byte >= 0x41 && byte <= 0x46 { digits.hasUppercase = true }
+        }
+        return digits
+    }
+
+    /// `0`-`9`, `a`-`f` or `A`-`F`.
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    }
+}

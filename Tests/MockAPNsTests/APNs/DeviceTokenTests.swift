@@ -1,0 +1,56 @@
+import Testing
+
+@testable import MockAPNs
+
+/// One rule for device tokens, shared by the validator, the control API and journal queries.
+@Suite("DeviceToken")
+struct DeviceTokenTests {
+    @Test("takes a non-empty, even number of hex digits in either case, and keeps them lower-case")
+    func accepts() {
+        #expect(DeviceToken("ab")?.hex == "ab")
+        #expect(DeviceToken("0123ABcd")?.hex == "0123abcd")
+        #expect(DeviceToken(String(repeating: "0A", count: 80))?.hex == String(repeating: "0a", count: 80))
+        #expect(DeviceToken("ab")?.description == "ab")
+    }
+
+    @Test("refuses no digits, an odd count, other characters and non-ASCII digits")
+    func refuses() {
+        for text in ["", "a", "abc", "zz", "0x12", "ab ", " ab", "ab/c", "\u{FF41}\u{FF42}", "\u{0661}\u{0662}"] {
+            #expect(DeviceToken(text) == nil, "\(text)")
+        }
+    }
+
+    @Test("the byte scan the validator memoizes says hex and upper case as the parser does")
+    func byteScan() {
+        func digits(_ text: String) -> (isHex: Bool, hasUppercase: Bool) {
+            let scanned = text.withUTF8Bytes(DeviceToken.digits(in:))
+            return (scanned.isHex, scanned.hasUppercase)
+        }
+        #expect(digits("0123abcdef") == (true, false))
+        #expect(digits("0123ABCDEF") == (true, true))
+        #expect(digits("ab\u{FF41}") == (false, false))
+        #expect(digits("gg") == (false, false))
+        for text in ["", "ab", "Ab", "a", "zz", "\u{FF41}\u{FF42}"] {
+            #expect((DeviceToken(text) != nil) == (DeviceToken.hasTokenLength(text.utf8.count) && digits(text).isHex))
+        }
+    }
+
+    @Test("the control API and the query filter refuse what the validator refuses, with their own messages")
+    func oneRule() throws {
+        let fullwidth = "\u{FF41}\u{FF42}"
+        #expect(
+            throws: MockAPNsControlError.badRequest(
+                "'\(fullwidth)' is not a device token: give an even number of hex digits")
+        ) {
+            try MockAPNsServer.checkedToken(fullwidth)
+        }
+        #expect(try MockAPNsServer.checkedToken("ABAB") == "abab")
+        #expect(
+            throws: MockAPNsControlError.badRequest(
+                "token must be an even number of hex digits (a device token), got '\(fullwidth)'")
+        ) {
+            try JournalQuery.parse([("token", fullwidth)])
+        }
+        #expect(try JournalQuery.parse([("token", "ABab")]).query.token == "abab")
+    }
+}
