@@ -2,27 +2,27 @@ import CNGHTTP2
 import Foundation
 import NIOCore
 
-/// What the connection does with one decided stream once its record is in the journal.
-struct DeliveryStep {
-    /// The stream the request came on.
-    var streamID: Int32
-    /// What to send on it.
-    var action: Action
-
-    /// What to send on a decided stream.
-    enum Action {
-        /// The answer, submitted to HTTP/2.
-        case answer(APNsResponse)
-        /// A scripted transport fault; for `.goaway`, `response` is the answer of the stream itself.
-        case fault(RuleFault, response: APNsResponse?)
-        /// Above a GOAWAY's last-stream-id: reset REFUSED_STREAM, and not recorded.
-        case refuse
-        /// The stream or the session ended before the answer: recorded as unanswered, nothing sent.
-        case none
-    }
-}
-
 extension APNsConnectionHandler {
+    /// What the connection does with one decided stream once its record is in the journal.
+    struct DeliveryStep {
+        /// The stream the request came on.
+        var streamID: Int32
+        /// What to send on it.
+        var action: Action
+
+        /// What to send on a decided stream.
+        enum Action {
+            /// The answer, submitted to HTTP/2.
+            case answer(APNsResponse)
+            /// A scripted transport fault; for `.goaway`, `response` is the answer of the stream itself.
+            case fault(RuleFault, response: APNsResponse?)
+            /// Above a GOAWAY's last-stream-id: reset REFUSED_STREAM, and not recorded.
+            case refuse
+            /// The stream or the session ended before the answer: recorded as unanswered, nothing sent.
+            case unanswered
+        }
+    }
+
     /// Decides the requests nghttp2 completed in this read, in order, then delivers them.
     ///
     /// Immediate answers gather into one batch, delivered at the end (one clock reading for their arrival, one
@@ -120,10 +120,10 @@ extension APNsConnectionHandler {
                         ended
                         ? "connection ended by an HTTP/2 protocol error before the answer"
                         : "stream closed by the client before the answer"
-                    steps[index].action = .none
+                    steps[index].action = .unanswered
                     continue
                 }
-            case .refuse, .none:
+            case .refuse, .unanswered:
                 continue
             }
             if answeredAt == nil { answeredAt = engine.clock.now() }
@@ -141,7 +141,7 @@ extension APNsConnectionHandler {
                 inject(fault, streamID: step.streamID, response: response, context: context)
             case .refuse:
                 session?.resetStream(step.streamID, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
-            case .none:
+            case .unanswered:
                 break
             }
         }

@@ -32,11 +32,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var plaintextIn: ByteBuffer?
     /// nghttp2's output waiting for the next flush; the buffer is kept for reuse over TLS.
     var plaintextOut: ByteBuffer?
-    /// Spare arrays for the next batch's requests, records and steps: swapped in and out, they keep their capacity.
+    /// The array the next batch's requests are swapped into: it keeps its capacity from batch to batch.
     var spareRequests: [APNsRequest] = []
-    /// See `spareRequests`.
+    /// The array the next batch's records gather in, kept as `spareRequests` is.
     var spareRecords: [JournalRecord] = []
-    /// See `spareRequests`.
+    /// The array the next batch's delivery steps gather in, kept as `spareRequests` is.
     var spareSteps: [DeliveryStep] = []
     /// The server's logger.
     let logger: Logger
