@@ -40,26 +40,24 @@ public final class MockAPNsEngine: Sendable {
     /// Decides one request, received at `receivedAt`: a scripted rule if one applies, else the APNs rules.
     ///
     /// The request is taken, not lent: its shared content moves into the journal record, built last.
-    /// `verdict` is the connection's previous record's verdict, shared by this record when it says the same.
-    func decide(
-        _ request: consuming APNsRequest, receivedAt: Date, validator: APNsValidator, connection: ConnectionInfo,
-        auth: inout ProviderAuthState, memo: ValidationMemo, ids: inout APNsIDGenerator,
-        verdict: inout JournalRecord.Verdict?
-    ) -> Action {
-        let apnsID: APNsResponse.ID = request.fields.apnsID.map { .text($0) } ?? .generated(ids.uuid(), uppercase: true)
+    /// `connection` is the state of the connection it came on (its validator, provider tokens, ids); its last
+    /// record's verdict is shared by this record when it says the same.
+    func decide(_ request: consuming APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Action {
+        let apnsID: APNsResponse.ID =
+            request.fields.apnsID.map { .text($0) } ?? .generated(connection.ids.uuid(), uppercase: true)
         var outcome = Outcome()
         outcome.verdict.topic = request.fields.topic
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
             outcome.verdict.rule = "scripted:\(rule.name)"
             // As the checks would take it: a missing apns-push-type is alert (`missingPushTypeIsAlert`).
-            let implied = validator.world.fidelity.missingPushTypeIsAlert ? APNsPushType.alert.name : nil
+            let implied = connection.validator.world.fidelity.missingPushTypeIsAlert ? APNsPushType.alert.name : nil
             outcome.verdict.pushType = request.fields.pushType ?? implied
             switch rule.action {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 if status == 200 {
-                    response = .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))
+                    response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
                     outcome.verdict.accepted = true
                     outcome.verdict.explanation = "scripted success by rule '\(rule.name)'"
                 } else {
@@ -70,7 +68,8 @@ public final class MockAPNsEngine: Sendable {
                     outcome.verdict.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
                 }
                 outcome.response = response
-                let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
+                let record = record(
+                    of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
                 outcome.fault = fault.rawValue
@@ -80,25 +79,28 @@ public final class MockAPNsEngine: Sendable {
                     outcome.verdict.reason = APNsReason.shutdown.name
                 }
                 let response = outcome.response
-                let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
+                let record = record(
+                    of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
                 return .fault(fault, record: record, response: response, delay: delay)
             }
         }
 
-        let decided = validator.decide(
-            request, connection: connection, auth: &auth, memo: memo, now: receivedAt, into: &outcome.verdict)
+        let decided = connection.validator.decide(
+            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt,
+            into: &outcome.verdict)
         if outcome.verdict.pushType == nil { outcome.verdict.pushType = request.fields.pushType }
         let response: APNsResponse
         switch decided {
         case .accepted:
             outcome.verdict.accepted = true
-            response = .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))
+            response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
         case .rejected(let reason, let timestamp):
             outcome.verdict.reason = reason.name
             response = .error(reason, id: apnsID, timestampMillis: timestamp.map(Self.millis))
         }
         outcome.response = response
-        let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
+        let record = record(
+            of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
         return .answer(response, record: record, delay: nil)
     }
 
