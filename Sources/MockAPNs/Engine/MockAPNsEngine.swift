@@ -73,7 +73,7 @@ public final class MockAPNsEngine: Sendable {
                 let record = record(of: request, receivedAt: receivedAt, connection: connection, outcome, &verdict)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
-                outcome.fault = fault.rawValue
+                outcome.fault = fault
                 outcome.verdict.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
                 if fault == .goaway {
                     outcome.response = .error(.shutdown, id: apnsID)
@@ -106,7 +106,7 @@ public final class MockAPNsEngine: Sendable {
     private struct Outcome {
         var verdict = JournalRecord.Verdict.Parts()
         var response: APNsResponse?
-        var fault: String?
+        var fault: RuleFault?
     }
 
     /// The journal record of `request`, which it takes apart.
@@ -114,16 +114,13 @@ public final class MockAPNsEngine: Sendable {
         of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ outcome: consuming Outcome,
         _ verdict: inout JournalRecord.Verdict?
     ) -> JournalRecord {
-        var content = request.content
-        if content.body.count > JournalRecord.keptPayloadLimit || content.bodyTruncated {
-            JournalRecord.cutPayload(&content, &outcome.verdict)
-        }
         let shared = JournalRecord.Verdict.reusing(verdict, for: outcome.verdict)
         verdict = shared
         return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID, request: content,
-            verdict: shared, response: outcome.response, fault: outcome.fault)
+            remoteAddress: connection.remoteAddress, streamID: request.streamID,
+            request: JournalRecord.kept(request.content), verdict: shared, response: outcome.response,
+            injectedFault: outcome.fault)
     }
 
     private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> APNsResponse.ID? {

@@ -18,23 +18,30 @@ extension JournalRecord {
             else { return nil }
             return APNsHeader(name, value)
         }
+        var receivedBodyBytes: Int?
+        if json["payloadTruncated"] == .bool(true), let received = json["payloadBytes"]?.unsignedValue {
+            receivedBodyBytes = Int(clamping: received)
+        }
+        let token = json["token"]?.stringValue
+        let fault = json["fault"]?.stringValue
         self.init(
             sequence: sequence, receivedAt: receivedAt,
             answeredAt: json["answeredAt"]?.stringValue.flatMap(Self.date(fromTimestamp:)),
             connectionID: connectionID, remoteAddress: json["remoteAddress"]?.stringValue ?? "",
-            streamID: Int32(truncatingIfNeeded: json["stream"]?.unsignedValue ?? 0), method: method, path: path,
-            authority: json["authority"]?.stringValue, token: json["token"]?.stringValue, headers: headers,
-            payload: Array((json["payload"]?.stringValue ?? "").utf8), pushType: json["pushType"]?.stringValue,
-            topic: json["topic"]?.stringValue, accepted: accepted, reason: json["reason"]?.stringValue, rule: rule,
-            explanation: json["explanation"]?.stringValue ?? "",
-            notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
-            auth: json["auth"].flatMap(Self.auth(from:)), response: json["response"].flatMap(Self.response(from:)),
-            fault: json["fault"]?.stringValue)
-        if json["payloadTruncated"] == .bool(true), let received = json["payloadBytes"]?.unsignedValue {
-            var parts = verdict.parts
-            parts.payloadBytes = Int(clamping: received)
-            verdict = Verdict(parts)
-        }
+            streamID: Int32(truncatingIfNeeded: json["stream"]?.unsignedValue ?? 0),
+            request: APNsRequest.Content(
+                method: method, path: path, authority: json["authority"]?.stringValue, scheme: nil, headers: headers,
+                body: Array((json["payload"]?.stringValue ?? "").utf8), bodyTruncated: false, deviceToken: token,
+                fields: APNsHeaderFields(headers), receivedBodyBytes: receivedBodyBytes),
+            verdict: Verdict(
+                Verdict.Parts(
+                    pushType: json["pushType"]?.stringValue, topic: json["topic"]?.stringValue, accepted: accepted,
+                    reason: json["reason"]?.stringValue, rule: rule, explanation: json["explanation"]?.stringValue ?? "",
+                    notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    auth: json["auth"].flatMap(Self.auth(from:)))),
+            response: json["response"].flatMap(Self.response(from:)),
+            injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
+        if injectedFault == nil { note = fault }
     }
 
     /// A `receivedAt`/`answeredAt` text back as a date (ISO 8601, with or without fractional seconds).

@@ -17,8 +17,6 @@ public struct JournalRecord: Sendable {
             var explanation = ""
             var notes: [String] = []
             var auth: AuthSummary?
-            /// The size of the payload as received when the record keeps only a prefix of it (`payloadTruncated`).
-            var payloadBytes: Int?
         }
 
         let parts: Parts
@@ -38,19 +36,27 @@ public struct JournalRecord: Sendable {
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
     /// When the request was complete and read (requests completed by one read of the connection share the time).
-    public var receivedAt: Date
+    public let receivedAt: Date
     /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
     /// sent none.
     public var answeredAt: Date?
-    public var connectionID: UInt64
-    public var remoteAddress: String
-    public var streamID: Int32
-    var request: APNsRequest.Content
-    var verdict: Verdict
+    /// The connection's number, 1, 2, 3, … in the order connections were accepted.
+    public let connectionID: UInt64
+    /// The client's address and port.
+    public let remoteAddress: String
+    /// The HTTP/2 stream the request came on.
+    public let streamID: Int32
+    let request: APNsRequest.Content
+    let verdict: Verdict
     /// The answer; `nil` when a scripted fault sent none.
     public var response: APNsResponse?
     /// The scripted fault injected, if any.
-    public var fault: String?
+    public var injectedFault: RuleFault?
+    /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
+    public var note: String?
+
+    /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
+    public var fault: String? { injectedFault?.rawValue ?? note }
 
     public init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
@@ -68,12 +74,14 @@ public struct JournalRecord: Sendable {
                 Verdict.Parts(
                     pushType: pushType, topic: topic, accepted: accepted, reason: reason, rule: rule,
                     explanation: explanation, notes: notes, auth: auth)),
-            response: response, fault: fault)
+            response: response, injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
+        if injectedFault == nil { note = fault }
     }
 
     init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
-        streamID: Int32, request: APNsRequest.Content, verdict: Verdict, response: APNsResponse?, fault: String?
+        streamID: Int32, request: APNsRequest.Content, verdict: Verdict, response: APNsResponse?,
+        injectedFault: RuleFault?
     ) {
         self.sequence = sequence
         self.receivedAt = receivedAt
@@ -84,81 +92,41 @@ public struct JournalRecord: Sendable {
         self.request = request
         self.verdict = verdict
         self.response = response
-        self.fault = fault
+        self.injectedFault = injectedFault
     }
 
-    public var method: String {
-        get { request.method }
-        set { request = request.changing(method: newValue, deviceToken: .some(request.deviceToken)) }
-    }
-    public var path: String {
-        get { request.path }
-        set { request = request.changing(path: newValue, deviceToken: .some(request.deviceToken)) }
-    }
-    public var authority: String? {
-        get { request.authority }
-        set { request = request.changing(authority: .some(newValue)) }
-    }
+    /// `:method` as sent.
+    public var method: String { request.method }
+    /// `:path` as sent.
+    public var path: String { request.path }
+    /// `:authority` (or `host`) as sent.
+    public var authority: String? { request.authority }
     /// The device token from the path, as sent.
-    public var token: String? {
-        get { request.deviceToken }
-        set { request = request.changing(deviceToken: .some(newValue)) }
-    }
+    public var deviceToken: String? { request.deviceToken }
     /// All regular headers in arrival order.
-    public var headers: [APNsHeader] {
-        get { request.headers }
-        set { request = request.changing(headers: newValue) }
-    }
+    public var headers: [APNsHeader] { request.headers }
     /// The payload bytes as sent; of a payload over `keptPayloadLimit` bytes only that many (`payloadTruncated`).
-    public var payload: [UInt8] {
-        get { request.body }
-        set { request = request.changing(body: newValue) }
-    }
+    public var payload: [UInt8] { request.body }
     /// The push type the request was taken as.
-    public var pushType: String? {
-        get { verdict.parts.pushType }
-        set { changeVerdict { $0.pushType = newValue } }
-    }
+    public var pushType: String? { verdict.parts.pushType }
     /// `apns-topic` as sent.
-    public var topic: String? {
-        get { verdict.parts.topic }
-        set { changeVerdict { $0.topic = newValue } }
-    }
+    public var topic: String? { verdict.parts.topic }
     /// Whether the push was accepted.
-    public var accepted: Bool {
-        get { verdict.parts.accepted }
-        set { changeVerdict { $0.accepted = newValue } }
-    }
+    public var accepted: Bool { verdict.parts.accepted }
     /// The rejection reason, if any.
-    public var reason: String? {
-        get { verdict.parts.reason }
-        set { changeVerdict { $0.reason = newValue } }
-    }
+    public var reason: String? { verdict.parts.reason }
     /// The rule that decided (`scripted:<name>` for scripted answers).
-    public var rule: String {
-        get { verdict.parts.rule }
-        set { changeVerdict { $0.rule = newValue } }
-    }
+    public var rule: String { verdict.parts.rule }
     /// Why, in a sentence.
-    public var explanation: String {
-        get { verdict.parts.explanation }
-        set { changeVerdict { $0.explanation = newValue } }
-    }
+    public var explanation: String { verdict.parts.explanation }
     /// Oddities that were accepted.
-    public var notes: [String] {
-        get { verdict.parts.notes }
-        set { changeVerdict { $0.notes = newValue } }
-    }
-    public var auth: AuthSummary? {
-        get { verdict.parts.auth }
-        set { changeVerdict { $0.auth = newValue } }
-    }
+    public var notes: [String] { verdict.parts.notes }
+    /// How the request authenticated, once that was checked.
+    public var auth: AuthSummary? { verdict.parts.auth }
 
-    private mutating func changeVerdict(_ change: (inout Verdict.Parts) -> Void) {
-        var parts = verdict.parts
-        change(&parts)
-        verdict = Verdict(parts)
-    }
+    /// The device token from the path, as sent.
+    @available(*, deprecated, renamed: "deviceToken")
+    public var token: String? { deviceToken }
 
     /// The payload parsed as JSON, or `nil` when it is not JSON.
     public var payloadJSON: JSONValue? { try? JSONParser.parse(payload) }
@@ -181,7 +149,7 @@ public struct JournalRecord: Sendable {
             ("method", .string(method)),
             ("path", .string(path)),
             ("authority", authority.map { .string($0) } ?? .null),
-            ("token", token.map { .string($0) } ?? .null),
+            ("token", deviceToken.map { .string($0) } ?? .null),
             ("pushType", pushType.map { .string($0) } ?? .null),
             ("topic", topic.map { .string($0) } ?? .null),
             ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),

@@ -390,7 +390,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             let ended = mode == .http2 && session.map { $0.isStreamOpen(streamID) && !$0.isAlive } == true
             record.response = nil
             record.answeredAt = nil
-            record.fault =
+            record.note =
                 ended
                 ? "connection ended by an HTTP/2 protocol error before the answer"
                 : "stream closed by the client before the answer"

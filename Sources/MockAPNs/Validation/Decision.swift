@@ -22,36 +22,20 @@ public struct AuthSummary: Sendable, Hashable, Codable {
         }
     }
 
-    private var storage: Storage
+    private let storage: Storage
 
     /// `token` or `certificate`.
-    public var kind: String {
-        get { storage.fields.kind }
-        set { change { $0.kind = newValue } }
-    }
-    public var teamID: String? {
-        get { storage.fields.teamID }
-        set { change { $0.teamID = newValue } }
-    }
-    public var keyID: String? {
-        get { storage.fields.keyID }
-        set { change { $0.keyID = newValue } }
-    }
+    public var kind: String { storage.fields.kind }
+    /// The token's team (`iss`), for token connections.
+    public var teamID: String? { storage.fields.teamID }
+    /// The token's key (`kid`), for token connections.
+    public var keyID: String? { storage.fields.keyID }
     /// The token's `iat`, seconds since the epoch.
-    public var issuedAt: Int64? {
-        get { storage.fields.issuedAt }
-        set { change { $0.issuedAt = newValue } }
-    }
+    public var issuedAt: Int64? { storage.fields.issuedAt }
     /// Whether a signature was checked against a known key (false for an unknown key in lenient mode).
-    public var verified: Bool {
-        get { storage.fields.verified }
-        set { change { $0.verified = newValue } }
-    }
+    public var verified: Bool { storage.fields.verified }
     /// The certificate's topics, for certificate connections.
-    public var certificateTopics: [String]? {
-        get { storage.fields.certificateTopics }
-        set { change { $0.certificateTopics = newValue } }
-    }
+    public var certificateTopics: [String]? { storage.fields.certificateTopics }
 
     public init(
         kind: String, teamID: String? = nil, keyID: String? = nil, issuedAt: Int64? = nil, verified: Bool,
@@ -61,12 +45,6 @@ public struct AuthSummary: Sendable, Hashable, Codable {
             Fields(
                 kind: kind, teamID: teamID, keyID: keyID, issuedAt: issuedAt, verified: verified,
                 certificateTopics: certificateTopics))
-    }
-
-    private mutating func change(_ body: (inout Fields) -> Void) {
-        var fields = storage.fields
-        body(&fields)
-        storage = Storage(fields)
     }
 
     public static func == (lhs: AuthSummary, rhs: AuthSummary) -> Bool {
