@@ -24,6 +24,7 @@ extension JournalRecord {
         }
         let token = json["token"]?.stringValue
         let fault = json["fault"]?.stringValue
+        let response = json["response"].flatMap(Self.response(from:))
         self.init(
             sequence: sequence, receivedAt: receivedAt,
             answeredAt: json["answeredAt"]?.stringValue.flatMap(Self.date(fromTimestamp:)),
@@ -33,13 +34,15 @@ extension JournalRecord {
                 method: method, path: path, authority: json["authority"]?.stringValue, scheme: nil, headers: headers,
                 body: Array((json["payload"]?.stringValue ?? "").utf8), bodyTruncated: false, deviceToken: token,
                 fields: APNsHeaderFields(headers), receivedBodyBytes: receivedBodyBytes),
-            verdict: Verdict(
-                Verdict.Parts(
-                    pushType: json["pushType"]?.stringValue, topic: json["topic"]?.stringValue, accepted: accepted,
-                    reason: json["reason"]?.stringValue, rule: rule, explanation: json["explanation"]?.stringValue ?? "",
+            verdict: Verdict.Shared(
+                Verdict(
+                    outcome: Self.outcome(
+                        accepted: accepted, reason: json["reason"]?.stringValue, status: response?.status),
+                    rule: rule, explanation: json["explanation"]?.stringValue ?? "",
                     notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
-                    auth: json["auth"].flatMap(Self.auth(from:)))),
-            response: json["response"].flatMap(Self.response(from:)),
+                    auth: json["auth"].flatMap(Self.auth(from:)), pushType: json["pushType"]?.stringValue,
+                    topic: json["topic"]?.stringValue)),
+            response: response,
             injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
         if injectedFault == nil { note = fault }
     }

@@ -2,37 +2,10 @@ import Foundation
 
 /// One request as the journal keeps it: what arrived, what was decided and why, and what was answered.
 ///
-/// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a shared `Verdict`
+/// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a `Verdict.Shared`
 /// (a connection's accepted pushes share one), and generated ids stay 16-byte values. A record then holds a few
 /// references instead of twenty, which the journal pays for on every append, every dropped record and every read.
 public struct JournalRecord: Sendable {
-    /// What was decided about a request, immutable and shared while it stays the same.
-    final class Verdict: Sendable {
-        struct Parts: Sendable, Equatable {
-            var pushType: String?
-            var topic: String?
-            var accepted = false
-            var reason: String?
-            var rule = ""
-            var explanation = ""
-            var notes: [String] = []
-            var auth: AuthSummary?
-        }
-
-        let parts: Parts
-
-        init(_ parts: Parts) {
-            self.parts = parts
-        }
-
-        /// `previous` when it says the same as `parts` (compared field by field; the strings of a repeated
-        /// decision are the same storage, so each comparison is one), else a new verdict.
-        static func reusing(_ previous: Verdict?, for parts: consuming Parts) -> Verdict {
-            if let previous, previous.parts == parts { return previous }
-            return Verdict(parts)
-        }
-    }
-
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
     /// When the request was complete and read (requests completed by one read of the connection share the time).
@@ -47,7 +20,7 @@ public struct JournalRecord: Sendable {
     /// The HTTP/2 stream the request came on.
     public let streamID: Int32
     let request: APNsRequest.Content
-    let verdict: Verdict
+    let sharedVerdict: Verdict.Shared
     /// The answer; `nil` when a scripted fault sent none.
     public var response: APNsResponse?
     /// The scripted fault injected, if any.
@@ -70,17 +43,17 @@ public struct JournalRecord: Sendable {
             request: APNsRequest.Content(
                 method: method, path: path, authority: authority, scheme: nil, headers: headers, body: payload,
                 bodyTruncated: false, deviceToken: token, fields: APNsHeaderFields(headers)),
-            verdict: Verdict(
-                Verdict.Parts(
-                    pushType: pushType, topic: topic, accepted: accepted, reason: reason, rule: rule,
-                    explanation: explanation, notes: notes, auth: auth)),
+            verdict: Verdict.Shared(
+                Verdict(
+                    outcome: Self.outcome(accepted: accepted, reason: reason, status: response?.status), rule: rule,
+                    explanation: explanation, notes: notes, auth: auth, pushType: pushType, topic: topic)),
             response: response, injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
         if injectedFault == nil { note = fault }
     }
 
     init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
-        streamID: Int32, request: APNsRequest.Content, verdict: Verdict, response: APNsResponse?,
+        streamID: Int32, request: APNsRequest.Content, verdict: Verdict.Shared, response: APNsResponse?,
         injectedFault: RuleFault?
     ) {
         self.sequence = sequence
@@ -90,7 +63,7 @@ public struct JournalRecord: Sendable {
         self.remoteAddress = remoteAddress
         self.streamID = streamID
         self.request = request
-        self.verdict = verdict
+        self.sharedVerdict = verdict
         self.response = response
         self.injectedFault = injectedFault
     }
@@ -107,22 +80,32 @@ public struct JournalRecord: Sendable {
     public var headers: [APNsHeader] { request.headers }
     /// The payload bytes as sent; of a payload over `keptPayloadLimit` bytes only that many (`payloadTruncated`).
     public var payload: [UInt8] { request.body }
+    /// What was decided, and why.
+    public var verdict: Verdict { sharedVerdict.value }
     /// The push type the request was taken as.
-    public var pushType: String? { verdict.parts.pushType }
+    public var pushType: String? { sharedVerdict.value.pushType }
     /// `apns-topic` as sent.
-    public var topic: String? { verdict.parts.topic }
+    public var topic: String? { sharedVerdict.value.topic }
     /// Whether the push was accepted.
-    public var accepted: Bool { verdict.parts.accepted }
+    public var accepted: Bool { sharedVerdict.value.isAccepted }
     /// The rejection reason, if any.
-    public var reason: String? { verdict.parts.reason }
+    public var reason: String? { sharedVerdict.value.reason?.name }
     /// The rule that decided (`scripted:<name>` for scripted answers).
-    public var rule: String { verdict.parts.rule }
+    public var rule: String { sharedVerdict.value.rule }
     /// Why, in a sentence.
-    public var explanation: String { verdict.parts.explanation }
+    public var explanation: String { sharedVerdict.value.explanation }
     /// Oddities that were accepted.
-    public var notes: [String] { verdict.parts.notes }
+    public var notes: [String] { sharedVerdict.value.notes }
     /// How the request authenticated, once that was checked.
-    public var auth: AuthSummary? { verdict.parts.auth }
+    public var auth: AuthSummary? { sharedVerdict.value.auth }
+
+    /// The outcome of a record written as `accepted` and `reason`; a rejection's status is its answer's, else
+    /// the one APNs answers the reason with.
+    static func outcome(accepted: Bool, reason: String?, status: Int?) -> Verdict.Outcome {
+        if accepted { return .accepted }
+        guard let reason else { return .noAnswer }
+        return .rejected(APNsReason(reason, status: status ?? APNsReason.named(reason)?.status ?? 0), timestamp: nil)
+    }
 
     /// The device token from the path, as sent.
     @available(*, deprecated, renamed: "deviceToken")

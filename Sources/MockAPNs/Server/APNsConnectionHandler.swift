@@ -30,7 +30,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var auth = ProviderAuthState()
     @exclusivity(unchecked) private var ids = APNsIDGenerator()
     /// The verdict of the connection's last record, shared by the next while the decision is the same.
-    @exclusivity(unchecked) private var lastVerdict: JournalRecord.Verdict?
+    @exclusivity(unchecked) private var lastVerdict: Verdict.Shared?
     @exclusivity(unchecked) private var plaintextIn: ByteBuffer?
     @exclusivity(unchecked) private var spareRequests: [APNsRequest] = []
     /// The highest stream decided on this connection: a scripted GOAWAY never leaves a recorded stream above it.

@@ -48,24 +48,27 @@ struct JournalTests {
 
     @Test("records of one connection share a verdict while it says the same, and only then")
     func sharedVerdicts() {
-        var parts = JournalRecord.Verdict.Parts(
-            pushType: "alert", topic: "com.example.app", accepted: true, rule: "accepted",
-            explanation: "every check passed")
-        let first = JournalRecord.Verdict.reusing(nil, for: parts)
-        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+        var verdict = Verdict(
+            outcome: .accepted, rule: "accepted", explanation: "every check passed", pushType: "alert",
+            topic: "com.example.app")
+        let first = Verdict.Shared.reusing(nil, for: verdict)
+        #expect(Verdict.Shared.reusing(first, for: verdict) === first)
         for change in [
-            { (p: inout JournalRecord.Verdict.Parts) in p.accepted = false },
+            { (v: inout Verdict) in v.outcome = .noAnswer },
             { $0.notes = ["no apns-push-type: taken as alert"] }, { $0.topic = "com.example.other" },
-            { $0.auth = AuthSummary(kind: "token", verified: true) }, { $0.reason = "BadPriority" },
+            { $0.auth = AuthSummary(kind: "token", verified: true) },
+            { $0.outcome = .rejected(.badPriority, timestamp: nil) },
+            { $0.outcome = .rejected(.unregistered, timestamp: Date(timeIntervalSince1970: 1)) },
+            { $0.pushType = "background" }, { $0.rule = "apns-priority" },
         ] {
-            var changed = parts
+            var changed = verdict
             change(&changed)
-            let verdict = JournalRecord.Verdict.reusing(first, for: changed)
-            #expect(verdict !== first)
-            #expect(verdict.parts == changed)
+            let shared = Verdict.Shared.reusing(first, for: changed)
+            #expect(shared !== first)
+            #expect(shared.value == changed)
         }
-        parts.explanation = "every check passed"  // equal text in other storage is still the same verdict
-        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+        verdict.explanation = "every check passed"  // equal text in other storage is still the same verdict
+        #expect(Verdict.Shared.reusing(first, for: verdict) === first)
     }
 
     @Test("an auth summary is a value with its fields as Codable keys, equal by content")

@@ -19,7 +19,7 @@ struct ValidationMemoTests {
 
     /// Decides `requests` in order on one connection (one auth state, one memo), and each again on a fresh one.
     func decideOnOneConnection(_ requests: [APNsRequest], in fixture: ValidatorFixture? = nil)
-        -> [(memoized: Decision, fresh: Decision)]
+        -> [(memoized: Verdict, fresh: Verdict)]
     {
         let fixture = fixture ?? self.fixture
         let validator = APNsValidator(world: fixture.world)
