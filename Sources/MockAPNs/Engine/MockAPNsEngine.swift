@@ -66,7 +66,7 @@ public final class MockAPNsEngine: Sendable {
                 } else {
                     let reason = APNsReason(reasonName ?? "InternalServerError", status: status)
                     let since = reason.carriesTimestamp ? timestamp ?? receivedAt : nil
-                    response = .error(reason, id: apnsID, timestampMillis: since.map(Self.millis))
+                    response = .error(reason, id: apnsID, timestampMillis: since.map(Timestamp.millis))
                     decided = Verdict(
                         outcome: .rejected(reason, timestamp: since), rule: name,
                         explanation: "scripted answer \(reason) by rule '\(rule.name)'", pushType: pushType,
@@ -96,7 +96,7 @@ public final class MockAPNsEngine: Sendable {
             switch decided.outcome {
             case .accepted: .success(id: apnsID, uniqueID: uniqueID(validator.world, &ids))
             case .rejected(let reason, let timestamp):
-                .error(reason, id: apnsID, timestampMillis: timestamp.map(Self.millis))
+                .error(reason, id: apnsID, timestampMillis: timestamp.map(Timestamp.millis))
             case .noAnswer: .error(.internalServerError, id: apnsID)  // the validator always answers
             }
         let record = record(
@@ -120,9 +120,5 @@ public final class MockAPNsEngine: Sendable {
 
     private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> APNsResponse.ID? {
         world.environment == .sandbox && world.fidelity.sandboxUniqueID ? .generated(ids.uuid(), uppercase: false) : nil
-    }
-
-    static func millis(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -7,7 +7,7 @@ extension JournalRecord {
     /// missing or of the wrong type. The payload is the recorded text as UTF-8.
     public init?(json: JSONValue) {
         guard let sequence = json["sequence"]?.unsignedValue,
-            let receivedText = json["receivedAt"]?.stringValue, let receivedAt = Self.date(fromTimestamp: receivedText),
+            let receivedText = json["receivedAt"]?.stringValue, let receivedAt = Timestamp.date(fromText: receivedText),
             let connectionID = json["connection"]?.unsignedValue, let method = json["method"]?.stringValue,
             let path = json["path"]?.stringValue, case .bool(let accepted)? = json["accepted"],
             let rule = json["rule"]?.stringValue
@@ -27,7 +27,7 @@ extension JournalRecord {
         let response = json["response"].flatMap(Self.response(from:))
         self.init(
             sequence: sequence, receivedAt: receivedAt,
-            answeredAt: json["answeredAt"]?.stringValue.flatMap(Self.date(fromTimestamp:)),
+            answeredAt: json["answeredAt"]?.stringValue.flatMap(Timestamp.date(fromText:)),
             connectionID: connectionID, remoteAddress: json["remoteAddress"]?.stringValue ?? "",
             streamID: Int32(truncatingIfNeeded: json["stream"]?.unsignedValue ?? 0),
             request: APNsRequest.Content(
@@ -45,18 +45,6 @@ extension JournalRecord {
             response: response,
             injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
         if injectedFault == nil { note = fault }
-    }
-
-    /// A `receivedAt`/`answeredAt` text back as a date (ISO 8601, with or without fractional seconds).
-    static func date(fromTimestamp text: String) -> Date? {
-        let parsed =
-            (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
-        guard let parsed else { return nil }
-        // The text carries whole milliseconds and formatting truncates: place the date mid-millisecond, so that
-        // a record read back writes the same text (binary floating point would otherwise lose one).
-        let milliseconds = (parsed.timeIntervalSince1970 * 1000).rounded()
-        return Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000)
     }
 
     private static func auth(from json: JSONValue) -> AuthSummary? {

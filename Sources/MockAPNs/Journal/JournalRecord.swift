@@ -124,8 +124,8 @@ public struct JournalRecord: Sendable {
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("sequence", .number(String(sequence))),
-            ("receivedAt", .string(JournalRecord.timestampText(receivedAt))),
-            ("answeredAt", answeredAt.map { .string(JournalRecord.timestampText($0)) } ?? .null),
+            ("receivedAt", .string(Timestamp.text(receivedAt))),
+            ("answeredAt", answeredAt.map { .string(Timestamp.text($0)) } ?? .null),
             ("connection", .number(String(connectionID))),
             ("remoteAddress", .string(remoteAddress)),
             ("stream", .number(String(streamID))),
@@ -177,50 +177,5 @@ public struct JournalRecord: Sendable {
         }
         members.append(("fault", fault.map { .string($0) } ?? .null))
         return .object(members)
-    }
-
-    /// ISO 8601 with milliseconds, UTC.
-    ///
-    /// Written by hand: Foundation's ISO 8601 format style cost several microseconds per record, which the journal
-    /// file and every control-API answer pay for each record.
-    static func timestampText(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let fraction = Int(millis - seconds * 1000)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        seconds -= days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-
-        var text = ""
-        text.reserveCapacity(24)
-        func append(_ value: Int64, digits: Int) {
-            var digitsText = String(value)
-            if digitsText.count < digits { digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText }
-            text += digitsText
-        }
-        append(year, digits: 4)
-        text += "-"
-        append(month, digits: 2)
-        text += "-"
-        append(day, digits: 2)
-        text += "T"
-        append(seconds / 3600, digits: 2)
-        text += ":"
-        append(seconds / 60 % 60, digits: 2)
-        text += ":"
-        append(seconds % 60, digits: 2)
-        text += "."
-        append(Int64(fraction), digits: 3)
-        text += "Z"
-        return text
     }
 }

@@ -127,23 +127,3 @@ final class LockedCounter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
-
-@Suite("Journal timestamps")
-struct JournalTimestampTests {
-    @Test(
-        "writes ISO 8601 UTC with milliseconds, as Foundation's formatter does",
-        arguments: [0, 1_790_000_000.125, 951_782_400.5, 1_709_164_799.875, 4_102_444_800, 86_399.25, -1.5])
-    func matchesFoundation(seconds: Double) {
-        let date = Date(timeIntervalSince1970: seconds)
-        let expected = date.formatted(
-            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-        #expect(JournalRecord.timestampText(date) == expected)
-    }
-
-    @Test("rounds milliseconds as the 410 timestamp in answers does")
-    func millisecondsLikeAnswers() {
-        let date = Date(timeIntervalSince1970: 1_790_000_000.123)
-        #expect(MockAPNsEngine.millis(date) == 1_790_000_000_123)
-        #expect(JournalRecord.timestampText(date) == "2026-09-21T14:13:20.123Z")
-    }
-}
