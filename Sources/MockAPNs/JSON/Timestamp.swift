@@ -34,7 +34,9 @@ enum Timestamp {
         text.reserveCapacity(24)
         func append(_ value: Int64, digits: Int) {
             var digitsText = String(value)
-            if digitsText.count < digits { digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText }
+            if digitsText.count < digits {
+                digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+            }
             text += digitsText
         }
         append(year, digits: 4)

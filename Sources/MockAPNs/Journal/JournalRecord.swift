@@ -31,12 +31,28 @@ public struct JournalRecord: Sendable {
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
     public var fault: String? { injectedFault?.rawValue ?? note }
 
+    /// A record of `request` (its stream included), decided as `verdict` and answered `response`; `fault` is the
+    /// scripted fault injected and `note` why no answer was sent, if either.
+    public init(
+        sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
+        request: APNsRequest, verdict: Verdict, response: APNsResponse?, fault: RuleFault? = nil, note: String? = nil
+    ) {
+        self.init(
+            sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
+            remoteAddress: remoteAddress, streamID: request.streamID, request: request.content,
+            verdict: Verdict.Shared(verdict), response: response, injectedFault: fault)
+        self.note = note
+    }
+
+    /// A record from its parts one by one, as its JSON has them; `fault` is an injected fault's name or a note.
+    @available(*, deprecated, message: "build the record from an APNsRequest and a Verdict")
     public init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
         streamID: Int32, method: String, path: String, authority: String?, token: String?, headers: [APNsHeader],
         payload: [UInt8], pushType: String?, topic: String?, accepted: Bool, reason: String?, rule: String,
         explanation: String, notes: [String], auth: AuthSummary?, response: APNsResponse?, fault: String?
     ) {
+        let injectedFault = fault.flatMap(RuleFault.init(rawValue:))
         self.init(
             sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
             remoteAddress: remoteAddress, streamID: streamID,
@@ -47,7 +63,7 @@ public struct JournalRecord: Sendable {
                 Verdict(
                     outcome: Self.outcome(accepted: accepted, reason: reason, status: response?.status), rule: rule,
                     explanation: explanation, notes: notes, auth: auth, pushType: pushType, topic: topic)),
-            response: response, injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
+            response: response, injectedFault: injectedFault)
         if injectedFault == nil { note = fault }
     }
 
@@ -119,63 +135,4 @@ public struct JournalRecord: Sendable {
 
     /// The `apns-id` the request carried.
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
-
-    /// The record as a JSON object: the form of journal files and the control API.
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("sequence", .number(String(sequence))),
-            ("receivedAt", .string(Timestamp.text(receivedAt))),
-            ("answeredAt", answeredAt.map { .string(Timestamp.text($0)) } ?? .null),
-            ("connection", .number(String(connectionID))),
-            ("remoteAddress", .string(remoteAddress)),
-            ("stream", .number(String(streamID))),
-            ("method", .string(method)),
-            ("path", .string(path)),
-            ("authority", authority.map { .string($0) } ?? .null),
-            ("token", deviceToken.map { .string($0) } ?? .null),
-            ("pushType", pushType.map { .string($0) } ?? .null),
-            ("topic", topic.map { .string($0) } ?? .null),
-            ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
-            ("payload", .string(payloadText)),
-            ("payloadJSON", payloadJSON ?? .null),
-            ("accepted", .bool(accepted)),
-            ("reason", reason.map { .string($0) } ?? .null),
-            ("rule", .string(rule)),
-            ("explanation", .string(explanation)),
-            ("notes", .array(notes.map { .string($0) })),
-        ]
-        if payloadTruncated {
-            members.append(("payloadTruncated", .bool(true)))
-            members.append(("payloadBytes", .number(String(payloadBytes))))
-        }
-        if let auth {
-            var authMembers: [(String, JSONValue)] = [
-                ("kind", .string(auth.kind)),
-                ("teamID", auth.teamID.map { .string($0) } ?? .null),
-                ("keyID", auth.keyID.map { .string($0) } ?? .null),
-                ("issuedAt", auth.issuedAt.map { .number(String($0)) } ?? .null),
-                ("verified", .bool(auth.verified)),
-            ]
-            if let topics = auth.certificateTopics { authMembers.append(("certificateTopics", .array(topics.map { .string($0) }))) }
-            members.append(("auth", .object(authMembers)))
-        } else {
-            members.append(("auth", .null))
-        }
-        if let response {
-            members.append(
-                (
-                    "response",
-                    .object([
-                        ("status", .number(String(response.status))),
-                        ("apnsID", .string(response.apnsID)),
-                        ("apnsUniqueID", response.apnsUniqueID.map { .string($0) } ?? .null),
-                        ("body", response.body.map { .string($0) } ?? .null),
-                    ])
-                ))
-        } else {
-            members.append(("response", .null))
-        }
-        members.append(("fault", fault.map { .string($0) } ?? .null))
-        return .object(members)
-    }
 }

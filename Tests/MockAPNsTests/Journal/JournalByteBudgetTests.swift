@@ -11,9 +11,10 @@ struct JournalByteBudgetTests {
         let headers = (0..<headerCount).map { APNsHeader("x-large-\($0)", String(repeating: "v", count: valueBytes)) }
         return JournalRecord(
             sequence: 0, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
-            streamID: 1, method: "POST", path: "/3/device/aa", authority: nil, token: "aa", headers: headers,
-            payload: [], pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "test",
-            explanation: "", notes: [], auth: nil, response: APNsResponse(status: 200, apnsID: "ID"), fault: nil)
+            request: APNsRequest(method: "POST", path: "/3/device/aa", headers: headers),
+            verdict: Verdict(
+                outcome: .accepted, rule: "test", explanation: "", pushType: "alert", topic: "com.example.app"),
+            response: APNsResponse(status: 200, apnsID: "ID"))
     }
 
     @Test("large headers count their real bytes: a 64 KiB budget keeps four records of 15 KiB of headers")

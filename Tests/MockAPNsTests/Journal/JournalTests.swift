@@ -8,10 +8,13 @@ struct JournalTests {
     static func record(_ token: String) -> JournalRecord {
         JournalRecord(
             sequence: 0, receivedAt: Date(timeIntervalSince1970: 1_800_000_000), answeredAt: nil, connectionID: 1,
-            remoteAddress: "127.0.0.1:1", streamID: 1, method: "POST", path: "/3/device/\(token)", authority: nil,
-            token: token, headers: [APNsHeader("apns-topic", "com.example.app")], payload: Array(#"{"aps":{}}"#.utf8),
-            pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "accepted",
-            explanation: "", notes: [], auth: nil, response: .success(apnsID: "A", uniqueID: nil), fault: nil)
+            remoteAddress: "127.0.0.1:1",
+            request: APNsRequest(
+                method: "POST", path: "/3/device/\(token)", headers: [APNsHeader("apns-topic", "com.example.app")],
+                body: Array(#"{"aps":{}}"#.utf8)),
+            verdict: Verdict(
+                outcome: .accepted, rule: "accepted", explanation: "", pushType: "alert", topic: "com.example.app"),
+            response: .success(apnsID: "A", uniqueID: nil))
     }
 
     @Test("numbers records in order and keeps the newest when over capacity, counting the dropped")
