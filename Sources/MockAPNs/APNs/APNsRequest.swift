@@ -31,9 +31,10 @@ public struct APNsRequest: Sendable {
         let deviceToken: String?
         /// Derived from `headers`.
         let fields: APNsHeaderFields
-        /// The headers' bytes as HTTP/2 counts them (name, value and 32 per header, RFC 9113 §6.5.2): what the
-        /// journal's byte budget counts. Worked out once per content, which repeated requests share.
-        let headerBytes: Int
+        /// The bytes this content holds as the journal's byte budget counts them: the body, and the headers as
+        /// HTTP/2 counts them (name, value and 32 per header, RFC 9113 §6.5.2). Worked out once per content, which
+        /// repeated requests share, so that a record's estimate is one load (also when it is dropped, long after).
+        let storedBytes: Int
         /// The body's size as received when `body` keeps only a prefix of it (a journal record's cut payload);
         /// `nil` when `body` is whole.
         let receivedBodyBytes: Int?
@@ -52,9 +53,9 @@ public struct APNsRequest: Sendable {
             self.deviceToken = deviceToken
             self.fields = fields
             self.receivedBodyBytes = receivedBodyBytes
-            var headerBytes = 0
-            for header in headers { headerBytes &+= header.name.utf8.count &+ header.value.utf8.count &+ 32 }
-            self.headerBytes = headerBytes
+            var storedBytes = body.count
+            for header in headers { storedBytes &+= header.name.utf8.count &+ header.value.utf8.count &+ 32 }
+            self.storedBytes = storedBytes
         }
 
         /// This content with only the first `count` bytes of its body, for a journal record that keeps a prefix of

@@ -105,16 +105,18 @@ public final class MockAPNsEngine: Sendable {
         return .answer(response, record: record, delay: nil)
     }
 
-    /// The journal record of `request`, which it takes apart.
+    /// The journal record of `request`, which it takes apart: its content moves into the record (cut only when
+    /// the payload is over `JournalRecord.keptPayloadLimit`), and `decided` shares `verdict` when it says the same.
     private func record(
         of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ decided: consuming Verdict,
         response: APNsResponse?, fault: RuleFault?, _ verdict: inout Verdict.Shared?
     ) -> JournalRecord {
         let shared = Verdict.Shared.reusing(verdict, for: decided)
         verdict = shared
+        let streamID = request.streamID
         return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID,
+            remoteAddress: connection.remoteAddress, streamID: streamID,
             request: JournalRecord.kept(request.content), verdict: shared, response: response, injectedFault: fault)
     }
 

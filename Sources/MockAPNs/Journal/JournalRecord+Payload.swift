@@ -12,14 +12,21 @@ extension JournalRecord {
     public var payloadBytes: Int { request.receivedBodyBytes ?? request.body.count }
 
     /// What the record counts against the journal's byte budget: the payload kept, the headers' bytes (names,
-    /// values and 32 per header: up to 16 KiB) and 1 KiB for the rest. Cheap enough for every append (the header
-    /// bytes are added up once per request content); it errs high, since repeated requests share their bytes.
-    var journalBytes: Int { request.body.count &+ request.headerBytes &+ 1024 }
+    /// values and 32 per header: up to 16 KiB) and 1 KiB for the rest. One load and one add, on every append and
+    /// every drop: the content added its bytes up once (`storedBytes`), shared by the requests that repeat it; the
+    /// estimate errs high, since those requests share their bytes.
+    var journalBytes: Int { request.storedBytes &+ 1024 }
 
     /// `content` as a record keeps it: whole, or of a payload over `keptPayloadLimit` bytes (or one the server
     /// stopped reading) only the first `keptPayloadLimit` bytes, with the size received in `receivedBodyBytes`.
-    static func kept(_ content: APNsRequest.Content) -> APNsRequest.Content {
-        guard content.body.count > keptPayloadLimit || content.bodyTruncated else { return content }
-        return content.keepingBodyPrefix(keptPayloadLimit)
+    ///
+    /// Taken and handed back, not lent: a payload within the limit (every valid push) moves through with no copy
+    /// and no retain or release; only a cut payload makes a new content.
+    @inline(__always)
+    static func kept(_ content: consuming APNsRequest.Content) -> APNsRequest.Content {
+        if content.body.count > keptPayloadLimit || content.bodyTruncated {
+            return content.keepingBodyPrefix(keptPayloadLimit)
+        }
+        return content
     }
 }

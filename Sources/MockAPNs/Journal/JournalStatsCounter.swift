@@ -44,7 +44,7 @@ final class JournalStatsCounter: Sendable {
 extension MockAPNsStats {
     /// Adds `record` to the counts.
     mutating func count(_ record: JournalRecord) {
-        count(record.verdict, status: record.response?.status, connectionID: record.connectionID, times: 1)
+        count(record.sharedVerdict.value, status: record.response?.status, connectionID: record.connectionID, times: 1)
     }
 
     /// Adds `times` records decided as `verdict`, answered `status`, on connection `connectionID`.

@@ -50,8 +50,11 @@ public struct APNsValidator: Sendable {
             rule = error.rule
             explanation = error.explanation
         }
+        // What the checks learned is moved out of the context, not copied (a retain and a release each).
+        var notes: [String] = []
+        swap(&notes, &context.notes)
         return Verdict(
-            outcome: outcome, rule: rule, explanation: explanation, notes: context.notes, auth: context.auth,
+            outcome: outcome, rule: rule, explanation: explanation, notes: notes, auth: context.auth.take(),
             pushType: context.pushType?.name, topic: request.fields.topic)
     }
 

@@ -35,4 +35,19 @@ struct JournalByteBudgetTests {
         for _ in 0..<40 { journal.append(Self.record(headerCount: 3, valueBytes: 10)) }
         #expect(journal.count == 40)
     }
+
+    @Test("a payload within the limit stays the request's own content; a longer one is cut, counting what is kept")
+    func keptContent() {
+        let headers = [APNsHeader("apns-topic", "com.example.app")]
+        let limit = JournalRecord.keptPayloadLimit
+        let small = APNsRequest(
+            method: "POST", path: "/3/device/aa", headers: headers, body: Array(repeating: 0x61, count: limit))
+        #expect(JournalRecord.kept(small.content) === small.content, "moved into the record, not copied")
+        let large = APNsRequest(
+            method: "POST", path: "/3/device/aa", headers: headers, body: Array(repeating: 0x61, count: limit + 100))
+        let cut = JournalRecord.kept(large.content)
+        #expect(cut !== large.content && cut.body.count == limit && cut.receivedBodyBytes == limit + 100)
+        #expect(cut.storedBytes == limit + (10 + 15 + 32) && large.content.storedBytes == cut.storedBytes + 100)
+        #expect(JournalRecord.kept(cut) === cut, "a cut content is not cut again")
+    }
 }
