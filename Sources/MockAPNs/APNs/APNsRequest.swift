@@ -31,13 +31,17 @@ public struct APNsRequest: Sendable {
         let deviceToken: String?
         /// Derived from `headers`.
         let fields: APNsHeaderFields
-        /// The headers' bytes as HTTP/2 counts them (name, value and 32 per header, RFC 9113 §6.5.2): what the
-        /// journal's byte budget counts. Worked out once per content, which repeated requests share.
-        let headerBytes: Int
+        /// The bytes this content holds as the journal's byte budget counts them: the body, and the headers as
+        /// HTTP/2 counts them (name, value and 32 per header, RFC 9113 §6.5.2). Worked out once per content, which
+        /// repeated requests share, so that a record's estimate is one load (also when it is dropped, long after).
+        let storedBytes: Int
+        /// The body's size as received when `body` keeps only a prefix of it (a journal record's cut payload);
+        /// `nil` when `body` is whole.
+        let receivedBodyBytes: Int?
 
         init(
             method: String, path: String, authority: String?, scheme: String?, headers: [APNsHeader], body: [UInt8],
-            bodyTruncated: Bool, deviceToken: String?, fields: APNsHeaderFields
+            bodyTruncated: Bool, deviceToken: String?, fields: APNsHeaderFields, receivedBodyBytes: Int? = nil
         ) {
             self.method = method
             self.path = path
@@ -48,64 +52,40 @@ public struct APNsRequest: Sendable {
             self.bodyTruncated = bodyTruncated
             self.deviceToken = deviceToken
             self.fields = fields
-            var headerBytes = 0
-            for header in headers { headerBytes &+= header.name.utf8.count &+ header.value.utf8.count &+ 32 }
-            self.headerBytes = headerBytes
+            self.receivedBodyBytes = receivedBodyBytes
+            var storedBytes = body.count
+            for header in headers { storedBytes &+= header.name.utf8.count &+ header.value.utf8.count &+ 32 }
+            self.storedBytes = storedBytes
         }
 
-        /// A copy with one part changed; the derived parts follow `path` and `headers`.
-        func changing(
-            method: String? = nil, path: String? = nil, authority: String?? = nil, scheme: String?? = nil,
-            headers: [APNsHeader]? = nil, body: [UInt8]? = nil, bodyTruncated: Bool? = nil, deviceToken: String?? = nil
-        ) -> Content {
+        /// This content with only the first `count` bytes of its body, for a journal record that keeps a prefix of
+        /// a long payload (`JournalRecord.keptPayloadLimit`); `receivedBodyBytes` keeps the size as received.
+        func keepingBodyPrefix(_ count: Int) -> Content {
             Content(
-                method: method ?? self.method, path: path ?? self.path, authority: authority ?? self.authority,
-                scheme: scheme ?? self.scheme, headers: headers ?? self.headers, body: body ?? self.body,
-                bodyTruncated: bodyTruncated ?? self.bodyTruncated,
-                deviceToken: deviceToken ?? (path.map(APNsRequest.deviceToken(in:)) ?? self.deviceToken),
-                fields: headers.map(APNsHeaderFields.init) ?? fields)
+                method: method, path: path, authority: authority, scheme: scheme, headers: headers,
+                body: Array(body.prefix(count)), bodyTruncated: bodyTruncated, deviceToken: deviceToken, fields: fields,
+                receivedBodyBytes: receivedBodyBytes ?? body.count)
         }
     }
 
-    var content: Content
+    let content: Content
     /// The HTTP/2 stream the request came on.
     public var streamID: Int32
 
     /// `:method`.
-    public var method: String {
-        get { content.method }
-        set { content = content.changing(method: newValue) }
-    }
+    public var method: String { content.method }
     /// `:path`.
-    public var path: String {
-        get { content.path }
-        set { content = content.changing(path: newValue) }
-    }
+    public var path: String { content.path }
     /// `:authority`, or the `host` header when a client (aioapns) sends that instead.
-    public var authority: String? {
-        get { content.authority }
-        set { content = content.changing(authority: .some(newValue)) }
-    }
+    public var authority: String? { content.authority }
     /// `:scheme`.
-    public var scheme: String? {
-        get { content.scheme }
-        set { content = content.changing(scheme: .some(newValue)) }
-    }
+    public var scheme: String? { content.scheme }
     /// Regular (non-pseudo) headers in the order they arrived, duplicates kept.
-    public var headers: [APNsHeader] {
-        get { content.headers }
-        set { content = content.changing(headers: newValue) }
-    }
+    public var headers: [APNsHeader] { content.headers }
     /// The request body.
-    public var body: [UInt8] {
-        get { content.body }
-        set { content = content.changing(body: newValue) }
-    }
+    public var body: [UInt8] { content.body }
     /// Whether the body was longer than the server keeps (64 KiB); it is then too large for APNs anyway.
-    public var bodyTruncated: Bool {
-        get { content.bodyTruncated }
-        set { content = content.changing(bodyTruncated: newValue) }
-    }
+    public var bodyTruncated: Bool { content.bodyTruncated }
     /// The device token in a `/3/device/<token>` path, if the path has that shape (possibly empty).
     public var deviceToken: String? { content.deviceToken }
     /// The APNs headers, found in one pass.

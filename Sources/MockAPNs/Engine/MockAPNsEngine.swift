@@ -13,7 +13,7 @@ public final class MockAPNsEngine: Sendable {
     }
 
     public let journal: Journal
-    public let rules: ScriptedRules
+    public let rules: ScriptedRuleEngine
     public let clock: any APNsClock
     private let worldBox: NIOLockedValueBox<World>
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
@@ -21,7 +21,7 @@ public final class MockAPNsEngine: Sendable {
 
     public init(world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock()) {
         self.worldBox = NIOLockedValueBox(world)
-        self.rules = ScriptedRules(rules: rules)
+        self.rules = ScriptedRuleEngine(rules: rules)
         self.journal = journal
         self.clock = clock
     }
@@ -45,94 +45,81 @@ public final class MockAPNsEngine: Sendable {
     func decide(_ request: consuming APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Action {
         let apnsID: APNsResponse.ID =
             request.fields.apnsID.map { .text($0) } ?? .generated(connection.ids.uuid(), uppercase: true)
-        var outcome = Outcome()
-        outcome.verdict.topic = request.fields.topic
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
-            outcome.verdict.rule = "scripted:\(rule.name)"
+            let name = "scripted:\(rule.name)"
             // As the checks would take it: a missing apns-push-type is alert (`missingPushTypeIsAlert`).
             let implied = connection.validator.world.fidelity.missingPushTypeIsAlert ? APNsPushType.alert.name : nil
-            outcome.verdict.pushType = request.fields.pushType ?? implied
+            let pushType = request.fields.pushType ?? implied
+            let topic = request.fields.topic
             switch rule.action {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
+                let decided: Verdict
                 if status == 200 {
                     response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
-                    outcome.verdict.accepted = true
-                    outcome.verdict.explanation = "scripted success by rule '\(rule.name)'"
+                    decided = Verdict(
+                        outcome: .accepted, rule: name, explanation: "scripted success by rule '\(rule.name)'",
+                        pushType: pushType, topic: topic)
                 } else {
                     let reason = APNsReason(reasonName ?? "InternalServerError", status: status)
-                    let millis = reason.carriesTimestamp ? Self.millis(timestamp ?? receivedAt) : nil
-                    response = .error(reason, id: apnsID, timestampMillis: millis)
-                    outcome.verdict.reason = reason.name
-                    outcome.verdict.explanation = "scripted answer \(reason) by rule '\(rule.name)'"
+                    let since = reason.carriesTimestamp ? timestamp ?? receivedAt : nil
+                    response = .error(reason, id: apnsID, timestampMillis: since.map(Timestamp.millis))
+                    decided = Verdict(
+                        outcome: .rejected(reason, timestamp: since), rule: name,
+                        explanation: "scripted answer \(reason) by rule '\(rule.name)'", pushType: pushType,
+                        topic: topic)
                 }
-                outcome.response = response
                 let record = record(
-                    of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
+                    of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
+                    fault: nil, &connection.lastVerdict)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
-                outcome.fault = fault.rawValue
-                outcome.verdict.explanation = "scripted fault \(fault.rawValue) by rule '\(rule.name)'"
-                if fault == .goaway {
-                    outcome.response = .error(.shutdown, id: apnsID)
-                    outcome.verdict.reason = APNsReason.shutdown.name
-                }
-                let response = outcome.response
+                // GOAWAY still answers its own stream 503 Shutdown; the other faults answer nothing.
+                let response: APNsResponse? = fault == .goaway ? .error(.shutdown, id: apnsID) : nil
+                let decided = Verdict(
+                    outcome: fault == .goaway ? .rejected(.shutdown, timestamp: nil) : .noAnswer, rule: name,
+                    explanation: "scripted fault \(fault.rawValue) by rule '\(rule.name)'", pushType: pushType,
+                    topic: topic)
                 let record = record(
-                    of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
+                    of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
+                    fault: fault, &connection.lastVerdict)
                 return .fault(fault, record: record, response: response, delay: delay)
             }
         }
 
-        let decided = connection.validator.decide(
-            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt,
-            into: &outcome.verdict)
-        if outcome.verdict.pushType == nil { outcome.verdict.pushType = request.fields.pushType }
-        let response: APNsResponse
-        switch decided {
-        case .accepted:
-            outcome.verdict.accepted = true
-            response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
-        case .rejected(let reason, let timestamp):
-            outcome.verdict.reason = reason.name
-            response = .error(reason, id: apnsID, timestampMillis: timestamp.map(Self.millis))
-        }
-        outcome.response = response
+        var decided = connection.validator.validate(
+            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
+        if decided.pushType == nil { decided.pushType = request.fields.pushType }
+        let response: APNsResponse =
+            switch decided.outcome {
+            case .accepted: .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
+            case .rejected(let reason, let timestamp):
+                .error(reason, id: apnsID, timestampMillis: timestamp.map(Timestamp.millis))
+            case .noAnswer: .error(.internalServerError, id: apnsID)  // the validator always answers
+            }
         let record = record(
-            of: request, receivedAt: receivedAt, connection: connection.info, outcome, &connection.lastVerdict)
+            of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
+            fault: nil, &connection.lastVerdict)
         return .answer(response, record: record, delay: nil)
     }
 
-    /// What was decided about a request, gathered before its record is built.
-    private struct Outcome {
-        var verdict = JournalRecord.Verdict.Parts()
-        var response: APNsResponse?
-        var fault: String?
-    }
-
-    /// The journal record of `request`, which it takes apart.
+    /// The journal record of `request`, which it takes apart: its content moves into the record (cut only when
+    /// the payload is over `JournalRecord.keptPayloadLimit`), and `decided` shares `verdict` when it says the same.
     private func record(
-        of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ outcome: consuming Outcome,
-        _ verdict: inout JournalRecord.Verdict?
+        of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ decided: consuming Verdict,
+        response: APNsResponse?, fault: RuleFault?, _ verdict: inout Verdict.Shared?
     ) -> JournalRecord {
-        var content = request.content
-        if content.body.count > JournalRecord.keptPayloadLimit || content.bodyTruncated {
-            JournalRecord.cutPayload(&content, &outcome.verdict)
-        }
-        let shared = JournalRecord.Verdict.reusing(verdict, for: outcome.verdict)
+        let shared = Verdict.Shared.reusing(verdict, for: decided)
         verdict = shared
+        let streamID = request.streamID
         return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
-            remoteAddress: connection.remoteAddress, streamID: request.streamID, request: content,
-            verdict: shared, response: outcome.response, fault: outcome.fault)
+            remoteAddress: connection.remoteAddress, streamID: streamID,
+            request: JournalRecord.kept(request.content), verdict: shared, response: response, injectedFault: fault)
     }
 
     private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> APNsResponse.ID? {
         world.environment == .sandbox && world.fidelity.sandboxUniqueID ? .generated(ids.uuid(), uppercase: false) : nil
-    }
-
-    static func millis(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -47,7 +47,7 @@ extension FuzzTarget {
     /// the one sent; each is then decided twice (with the connection's validation memo and with a fresh one, which
     /// must agree) and answered. Returns the decisions, in the order the requests completed.
     @discardableResult
-    static func runRequest(_ input: [UInt8]) throws(FuzzFinding) -> [Decision] {
+    static func runRequest(_ input: [UInt8]) throws(FuzzFinding) -> [Verdict] {
         var reader = FuzzInputReader(input)
         let mode = reader.byte()
         guard let session = try? HTTP2Session(settings: HTTP2Settings()) else {
@@ -80,7 +80,7 @@ extension FuzzTarget {
         var auth = ProviderAuthState()
         let memo = ValidationMemo()
         var output = ByteBuffer()
-        var decisions: [Decision] = []
+        var decisions: [Verdict] = []
         for chunk in chunks {
             do {
                 try session.receive(ByteBuffer(bytes: chunk))
@@ -106,11 +106,12 @@ extension FuzzTarget {
                         "stream \(request.streamID): the memo decides \(decision.rule) (\(decision.explanation)), "
                             + "a fresh memo \(fresh.rule) (\(fresh.explanation))")
                 }
-                let response: APNsResponse =
-                    switch decision.outcome {
-                    case .accepted: .success(apnsID: "123E4567-E89B-12D3-A456-4266554400A0", uniqueID: nil)
-                    case .rejected(let reason, _): .error(reason, apnsID: "123E4567-E89B-12D3-A456-4266554400A0")
-                    }
+                let response: APNsResponse
+                switch decision.outcome {
+                case .accepted: response = .success(apnsID: "123E4567-E89B-12D3-A456-4266554400A0", uniqueID: nil)
+                case .rejected(let reason, _): response = .error(reason, apnsID: "123E4567-E89B-12D3-A456-4266554400A0")
+                case .noAnswer: throw FuzzFinding("stream \(request.streamID): the validator decided no answer")
+                }
                 session.submitResponse(streamID: request.streamID, response: response)
                 decisions.append(decision)
             }

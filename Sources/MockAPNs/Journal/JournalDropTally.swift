@@ -9,7 +9,7 @@
 struct JournalDropTally: Sendable {
     /// What the records of one run share, and how many they are.
     private struct Run: Sendable {
-        let verdict: JournalRecord.Verdict
+        let verdict: Verdict.Shared
         let status: Int?
         let connectionID: UInt64
         var count = 1
@@ -31,14 +31,14 @@ struct JournalDropTally: Sendable {
     /// Tallies one dropped record.
     mutating func add(_ record: borrowing JournalRecord) {
         let status = record.response?.status
-        if let last = runs.indices.last, runs[last].verdict === record.verdict, runs[last].status == status,
+        if let last = runs.indices.last, runs[last].verdict === record.sharedVerdict, runs[last].status == status,
             runs[last].connectionID == record.connectionID
         {
             runs[last].count += 1
             return
         }
         if runs.count >= Self.foldThreshold { fold() }
-        runs.append(Run(verdict: record.verdict, status: status, connectionID: record.connectionID))
+        runs.append(Run(verdict: record.sharedVerdict, status: status, connectionID: record.connectionID))
     }
 
     /// The tally so far, leaving this one empty: its runs are turned into counts by `counts`, after the lock.
@@ -67,7 +67,7 @@ struct JournalDropTally: Sendable {
             }
         }
         for run in merged.values {
-            stats.count(run.verdict.parts, status: run.status, connectionID: run.connectionID, times: run.count)
+            stats.count(run.verdict.value, status: run.status, connectionID: run.connectionID, times: run.count)
         }
         runs.removeAll(keepingCapacity: true)
     }

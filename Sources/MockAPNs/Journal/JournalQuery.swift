@@ -80,7 +80,7 @@ public struct JournalQuery: Sendable, Hashable {
         switch field {
         case .token:
             guard let token else { return true }
-            return record.token.map { Self.equalIgnoringCase($0, token) } ?? false
+            return record.deviceToken.map { Self.equalIgnoringCase($0, token) } ?? false
         case .topic:
             guard let topic else { return true }
             return record.topic == topic
@@ -124,7 +124,7 @@ public struct JournalQuery: Sendable, Hashable {
     public static func actual(_ field: Field, in record: JournalRecord) -> String {
         let value: String? =
             switch field {
-            case .token: record.token
+            case .token: record.deviceToken
             case .topic: record.topic
             case .pushType: record.pushType
             case .apnsID: record.response?.apnsID ?? record.requestAPNsID

@@ -6,20 +6,27 @@ extension JournalRecord {
     public static let keptPayloadLimit = 5120
 
     /// Whether the record keeps only the first `keptPayloadLimit` bytes of the payload.
-    public var payloadTruncated: Bool { verdict.parts.payloadBytes != nil || request.bodyTruncated }
+    public var payloadTruncated: Bool { request.receivedBodyBytes != nil || request.bodyTruncated }
 
     /// The payload's size as received: counted up to 65,536 bytes, beyond which the server reads no more.
-    public var payloadBytes: Int { verdict.parts.payloadBytes ?? request.body.count }
+    public var payloadBytes: Int { request.receivedBodyBytes ?? request.body.count }
 
     /// What the record counts against the journal's byte budget: the payload kept, the headers' bytes (names,
-    /// values and 32 per header: up to 16 KiB) and 1 KiB for the rest. Cheap enough for every append (the header
-    /// bytes are added up once per request content); it errs high, since repeated requests share their bytes.
-    var journalBytes: Int { request.body.count &+ request.headerBytes &+ 1024 }
+    /// values and 32 per header: up to 16 KiB) and 1 KiB for the rest. One load and one add, on every append and
+    /// every drop: the content added its bytes up once (`storedBytes`), shared by the requests that repeat it; the
+    /// estimate errs high, since those requests share their bytes.
+    var journalBytes: Int { request.storedBytes &+ 1024 }
 
-    /// Cuts `content`'s body to `keptPayloadLimit` bytes and notes the size received in `verdict`.
-    static func cutPayload(_ content: inout APNsRequest.Content, _ verdict: inout Verdict.Parts) {
-        verdict.payloadBytes = content.body.count
-        guard content.body.count > keptPayloadLimit else { return }
-        content = content.changing(body: Array(content.body.prefix(keptPayloadLimit)))
+    /// `content` as a record keeps it: whole, or of a payload over `keptPayloadLimit` bytes (or one the server
+    /// stopped reading) only the first `keptPayloadLimit` bytes, with the size received in `receivedBodyBytes`.
+    ///
+    /// Taken and handed back, not lent: a payload within the limit (every valid push) moves through with no copy
+    /// and no retain or release; only a cut payload makes a new content.
+    @inline(__always)
+    static func kept(_ content: consuming APNsRequest.Content) -> APNsRequest.Content {
+        if content.body.count > keptPayloadLimit || content.bodyTruncated {
+            return content.keepingBodyPrefix(keptPayloadLimit)
+        }
+        return content
     }
 }

@@ -1,7 +1,7 @@
 extension JournalRecord {
     /// The token shortened to its first and last six digits (`0123ab…89cdef`), for tables and messages.
     public var shortToken: String {
-        guard let token else { return "-" }
+        guard let token = deviceToken else { return "-" }
         guard token.count > 14 else { return token }
         return "\(token.prefix(6))…\(token.suffix(6))"
     }

@@ -2,78 +2,75 @@ import Foundation
 
 /// One request as the journal keeps it: what arrived, what was decided and why, and what was answered.
 ///
-/// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a shared `Verdict`
+/// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a `Verdict.Shared`
 /// (a connection's accepted pushes share one), and generated ids stay 16-byte values. A record then holds a few
 /// references instead of twenty, which the journal pays for on every append, every dropped record and every read.
 public struct JournalRecord: Sendable {
-    /// What was decided about a request, immutable and shared while it stays the same.
-    final class Verdict: Sendable {
-        struct Parts: Sendable, Equatable {
-            var pushType: String?
-            var topic: String?
-            var accepted = false
-            var reason: String?
-            var rule = ""
-            var explanation = ""
-            var notes: [String] = []
-            var auth: AuthSummary?
-            /// The size of the payload as received when the record keeps only a prefix of it (`payloadTruncated`).
-            var payloadBytes: Int?
-        }
-
-        let parts: Parts
-
-        init(_ parts: Parts) {
-            self.parts = parts
-        }
-
-        /// `previous` when it says the same as `parts` (compared field by field; the strings of a repeated
-        /// decision are the same storage, so each comparison is one), else a new verdict.
-        static func reusing(_ previous: Verdict?, for parts: consuming Parts) -> Verdict {
-            if let previous, previous.parts == parts { return previous }
-            return Verdict(parts)
-        }
-    }
-
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
     /// When the request was complete and read (requests completed by one read of the connection share the time).
-    public var receivedAt: Date
+    public let receivedAt: Date
     /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
     /// sent none.
     public var answeredAt: Date?
-    public var connectionID: UInt64
-    public var remoteAddress: String
-    public var streamID: Int32
-    var request: APNsRequest.Content
-    var verdict: Verdict
+    /// The connection's number, 1, 2, 3, … in the order connections were accepted.
+    public let connectionID: UInt64
+    /// The client's address and port.
+    public let remoteAddress: String
+    /// The HTTP/2 stream the request came on.
+    public let streamID: Int32
+    let request: APNsRequest.Content
+    let sharedVerdict: Verdict.Shared
     /// The answer; `nil` when a scripted fault sent none.
     public var response: APNsResponse?
     /// The scripted fault injected, if any.
-    public var fault: String?
+    public var injectedFault: RuleFault?
+    /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
+    public var note: String?
 
+    /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
+    public var fault: String? { injectedFault?.rawValue ?? note }
+
+    /// A record of `request` (its stream included), decided as `verdict` and answered `response`; `fault` is the
+    /// scripted fault injected and `note` why no answer was sent, if either.
+    public init(
+        sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
+        request: APNsRequest, verdict: Verdict, response: APNsResponse?, fault: RuleFault? = nil, note: String? = nil
+    ) {
+        self.init(
+            sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
+            remoteAddress: remoteAddress, streamID: request.streamID, request: request.content,
+            verdict: Verdict.Shared(verdict), response: response, injectedFault: fault)
+        self.note = note
+    }
+
+    /// A record from its parts one by one, as its JSON has them; `fault` is an injected fault's name or a note.
+    @available(*, deprecated, message: "build the record from an APNsRequest and a Verdict")
     public init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
         streamID: Int32, method: String, path: String, authority: String?, token: String?, headers: [APNsHeader],
         payload: [UInt8], pushType: String?, topic: String?, accepted: Bool, reason: String?, rule: String,
         explanation: String, notes: [String], auth: AuthSummary?, response: APNsResponse?, fault: String?
     ) {
+        let injectedFault = fault.flatMap(RuleFault.init(rawValue:))
         self.init(
             sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
             remoteAddress: remoteAddress, streamID: streamID,
             request: APNsRequest.Content(
                 method: method, path: path, authority: authority, scheme: nil, headers: headers, body: payload,
                 bodyTruncated: false, deviceToken: token, fields: APNsHeaderFields(headers)),
-            verdict: Verdict(
-                Verdict.Parts(
-                    pushType: pushType, topic: topic, accepted: accepted, reason: reason, rule: rule,
-                    explanation: explanation, notes: notes, auth: auth)),
-            response: response, fault: fault)
+            verdict: Verdict.Shared(
+                Verdict(
+                    outcome: Self.outcome(accepted: accepted, reason: reason, status: response?.status), rule: rule,
+                    explanation: explanation, notes: notes, auth: auth, pushType: pushType, topic: topic)),
+            response: response, injectedFault: injectedFault)
+        if injectedFault == nil { note = fault }
     }
 
     init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
-        streamID: Int32, request: APNsRequest.Content, verdict: Verdict, response: APNsResponse?, fault: String?
+        streamID: Int32, request: APNsRequest.Content, verdict: Verdict.Shared, response: APNsResponse?,
+        injectedFault: RuleFault?
     ) {
         self.sequence = sequence
         self.receivedAt = receivedAt
@@ -82,83 +79,53 @@ public struct JournalRecord: Sendable {
         self.remoteAddress = remoteAddress
         self.streamID = streamID
         self.request = request
-        self.verdict = verdict
+        self.sharedVerdict = verdict
         self.response = response
-        self.fault = fault
+        self.injectedFault = injectedFault
     }
 
-    public var method: String {
-        get { request.method }
-        set { request = request.changing(method: newValue, deviceToken: .some(request.deviceToken)) }
-    }
-    public var path: String {
-        get { request.path }
-        set { request = request.changing(path: newValue, deviceToken: .some(request.deviceToken)) }
-    }
-    public var authority: String? {
-        get { request.authority }
-        set { request = request.changing(authority: .some(newValue)) }
-    }
+    /// `:method` as sent.
+    public var method: String { request.method }
+    /// `:path` as sent.
+    public var path: String { request.path }
+    /// `:authority` (or `host`) as sent.
+    public var authority: String? { request.authority }
     /// The device token from the path, as sent.
-    public var token: String? {
-        get { request.deviceToken }
-        set { request = request.changing(deviceToken: .some(newValue)) }
-    }
+    public var deviceToken: String? { request.deviceToken }
     /// All regular headers in arrival order.
-    public var headers: [APNsHeader] {
-        get { request.headers }
-        set { request = request.changing(headers: newValue) }
-    }
+    public var headers: [APNsHeader] { request.headers }
     /// The payload bytes as sent; of a payload over `keptPayloadLimit` bytes only that many (`payloadTruncated`).
-    public var payload: [UInt8] {
-        get { request.body }
-        set { request = request.changing(body: newValue) }
-    }
+    public var payload: [UInt8] { request.body }
+    /// What was decided, and why.
+    public var verdict: Verdict { sharedVerdict.value }
     /// The push type the request was taken as.
-    public var pushType: String? {
-        get { verdict.parts.pushType }
-        set { changeVerdict { $0.pushType = newValue } }
-    }
+    public var pushType: String? { sharedVerdict.value.pushType }
     /// `apns-topic` as sent.
-    public var topic: String? {
-        get { verdict.parts.topic }
-        set { changeVerdict { $0.topic = newValue } }
-    }
+    public var topic: String? { sharedVerdict.value.topic }
     /// Whether the push was accepted.
-    public var accepted: Bool {
-        get { verdict.parts.accepted }
-        set { changeVerdict { $0.accepted = newValue } }
-    }
+    public var accepted: Bool { sharedVerdict.value.isAccepted }
     /// The rejection reason, if any.
-    public var reason: String? {
-        get { verdict.parts.reason }
-        set { changeVerdict { $0.reason = newValue } }
-    }
+    public var reason: String? { sharedVerdict.value.reason?.name }
     /// The rule that decided (`scripted:<name>` for scripted answers).
-    public var rule: String {
-        get { verdict.parts.rule }
-        set { changeVerdict { $0.rule = newValue } }
-    }
+    public var rule: String { sharedVerdict.value.rule }
     /// Why, in a sentence.
-    public var explanation: String {
-        get { verdict.parts.explanation }
-        set { changeVerdict { $0.explanation = newValue } }
-    }
+    public var explanation: String { sharedVerdict.value.explanation }
     /// Oddities that were accepted.
-    public var notes: [String] {
-        get { verdict.parts.notes }
-        set { changeVerdict { $0.notes = newValue } }
-    }
-    public var auth: AuthSummary? {
-        get { verdict.parts.auth }
-        set { changeVerdict { $0.auth = newValue } }
+    public var notes: [String] { sharedVerdict.value.notes }
+    /// How the request authenticated, once that was checked.
+    public var auth: AuthSummary? { sharedVerdict.value.auth }
+
+    /// The outcome of a record written as `accepted` and `reason`; a rejection's status is its answer's, else
+    /// the one APNs answers the reason with.
+    static func outcome(accepted: Bool, reason: String?, status: Int?) -> Verdict.Outcome {
+        if accepted { return .accepted }
+        guard let reason else { return .noAnswer }
+        return .rejected(APNsReason(reason, status: status ?? APNsReason.named(reason)?.status ?? 0), timestamp: nil)
     }
 
-    private mutating func changeVerdict(_ change: (inout Verdict.Parts) -> Void) {
-        var parts = verdict.parts
-        change(&parts)
-        verdict = Verdict(parts)
-    }
+    /// The device token from the path, as sent.
+    @available(*, deprecated, renamed: "deviceToken")
+    public var token: String? { deviceToken }
 
     /// The payload parsed as JSON, or `nil` when it is not JSON.
     public var payloadJSON: JSONValue? { try? JSONParser.parse(payload) }
@@ -168,108 +135,4 @@ public struct JournalRecord: Sendable {
 
     /// The `apns-id` the request carried.
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
-
-    /// The record as a JSON object: the form of journal files and the control API.
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("sequence", .number(String(sequence))),
-            ("receivedAt", .string(JournalRecord.timestampText(receivedAt))),
-            ("answeredAt", answeredAt.map { .string(JournalRecord.timestampText($0)) } ?? .null),
-            ("connection", .number(String(connectionID))),
-            ("remoteAddress", .string(remoteAddress)),
-            ("stream", .number(String(streamID))),
-            ("method", .string(method)),
-            ("path", .string(path)),
-            ("authority", authority.map { .string($0) } ?? .null),
-            ("token", token.map { .string($0) } ?? .null),
-            ("pushType", pushType.map { .string($0) } ?? .null),
-            ("topic", topic.map { .string($0) } ?? .null),
-            ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
-            ("payload", .string(payloadText)),
-            ("payloadJSON", payloadJSON ?? .null),
-            ("accepted", .bool(accepted)),
-            ("reason", reason.map { .string($0) } ?? .null),
-            ("rule", .string(rule)),
-            ("explanation", .string(explanation)),
-            ("notes", .array(notes.map { .string($0) })),
-        ]
-        if payloadTruncated {
-            members.append(("payloadTruncated", .bool(true)))
-            members.append(("payloadBytes", .number(String(payloadBytes))))
-        }
-        if let auth {
-            var authMembers: [(String, JSONValue)] = [
-                ("kind", .string(auth.kind)),
-                ("teamID", auth.teamID.map { .string($0) } ?? .null),
-                ("keyID", auth.keyID.map { .string($0) } ?? .null),
-                ("issuedAt", auth.issuedAt.map { .number(String($0)) } ?? .null),
-                ("verified", .bool(auth.verified)),
-            ]
-            if let topics = auth.certificateTopics { authMembers.append(("certificateTopics", .array(topics.map { .string($0) }))) }
-            members.append(("auth", .object(authMembers)))
-        } else {
-            members.append(("auth", .null))
-        }
-        if let response {
-            members.append(
-                (
-                    "response",
-                    .object([
-                        ("status", .number(String(response.status))),
-                        ("apnsID", .string(response.apnsID)),
-                        ("apnsUniqueID", response.apnsUniqueID.map { .string($0) } ?? .null),
-                        ("body", response.body.map { .string($0) } ?? .null),
-                    ])
-                ))
-        } else {
-            members.append(("response", .null))
-        }
-        members.append(("fault", fault.map { .string($0) } ?? .null))
-        return .object(members)
-    }
-
-    /// ISO 8601 with milliseconds, UTC.
-    ///
-    /// Written by hand: Foundation's ISO 8601 format style cost several microseconds per record, which the journal
-    /// file and every control-API answer pay for each record.
-    static func timestampText(_ date: Date) -> String {
-        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let fraction = Int(millis - seconds * 1000)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        seconds -= days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-
-        var text = ""
-        text.reserveCapacity(24)
-        func append(_ value: Int64, digits: Int) {
-            var digitsText = String(value)
-            if digitsText.count < digits { digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText }
-            text += digitsText
-        }
-        append(year, digits: 4)
-        text += "-"
-        append(month, digits: 2)
-        text += "-"
-        append(day, digits: 2)
-        text += "T"
-        append(seconds / 3600, digits: 2)
-        text += ":"
-        append(seconds / 60 % 60, digits: 2)
-        text += ":"
-        append(seconds % 60, digits: 2)
-        text += "."
-        append(Int64(fraction), digits: 3)
-        text += "Z"
-        return text
-    }
 }

@@ -44,14 +44,14 @@ final class JournalStatsCounter: Sendable {
 extension MockAPNsStats {
     /// Adds `record` to the counts.
     mutating func count(_ record: JournalRecord) {
-        count(record.verdict.parts, status: record.response?.status, connectionID: record.connectionID, times: 1)
+        count(record.sharedVerdict.value, status: record.response?.status, connectionID: record.connectionID, times: 1)
     }
 
     /// Adds `times` records decided as `verdict`, answered `status`, on connection `connectionID`.
-    mutating func count(_ verdict: JournalRecord.Verdict.Parts, status: Int?, connectionID: UInt64, times: Int) {
-        if verdict.accepted { accepted += times } else { rejected += times }
+    mutating func count(_ verdict: Verdict, status: Int?, connectionID: UInt64, times: Int) {
+        if verdict.isAccepted { accepted += times } else { rejected += times }
         byStatus[status.map { String($0) } ?? "none", default: 0] += times
-        if let reason = verdict.reason { byReason[reason, default: 0] += times }
+        if let reason = verdict.reason { byReason[reason.name, default: 0] += times }
         byPushType[verdict.pushType ?? "none", default: 0] += times
         byTopic[verdict.topic ?? "none", default: 0] += times
         byConnection[String(connectionID), default: 0] += times

@@ -9,10 +9,10 @@ extension Device {
         members.append(("kind", .string(kind.rawValue)))
         if let unregisteredAt {
             members.append(("state", "unregistered"))
-            members.append(("since", .string(JournalRecord.timestampText(unregisteredAt))))
+            members.append(("since", .string(Timestamp.text(unregisteredAt))))
         } else if let expiredAt {
             members.append(("state", "expired"))
-            members.append(("since", .string(JournalRecord.timestampText(expiredAt))))
+            members.append(("since", .string(Timestamp.text(expiredAt))))
         } else {
             members.append(("state", "active"))
         }
@@ -43,7 +43,7 @@ extension ScriptedRule {
         case .respond(let status, let reason, let timestamp, let delay):
             var respond: [(String, JSONValue)] = [("status", .number(String(status)))]
             if let reason { respond.append(("reason", .string(reason))) }
-            if let timestamp { respond.append(("timestamp", .string(JournalRecord.timestampText(timestamp)))) }
+            if let timestamp { respond.append(("timestamp", .string(Timestamp.text(timestamp)))) }
             if let delay { respond.append(("delay", .string(Self.durationText(delay)))) }
             members.append(("respond", .object(respond)))
         case .fault(let fault, let delay):

@@ -14,7 +14,7 @@ struct APNsConnection {
     /// Makes the `apns-id`s and `apns-unique-id`s of this connection's answers.
     var ids = APNsIDGenerator()
     /// The verdict of the connection's last record, shared by the next while the decision is the same.
-    var lastVerdict: JournalRecord.Verdict?
+    var lastVerdict: Verdict.Shared?
     /// The rules over the world as of `worldGeneration`: made once per change, not once per request (a World is a
     /// dozen collections and strings to retain and release on every copy).
     private(set) var validator: APNsValidator

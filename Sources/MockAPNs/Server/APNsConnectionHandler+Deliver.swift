@@ -116,7 +116,7 @@ extension APNsConnectionHandler {
                     let ended = state.speaksHTTP2 && session.map { $0.isStreamOpen(streamID) && !$0.isAlive } == true
                     records[index].response = nil
                     records[index].answeredAt = nil
-                    records[index].fault =
+                    records[index].note =
                         ended
                         ? "connection ended by an HTTP/2 protocol error before the answer"
                         : "stream closed by the client before the answer"

@@ -16,35 +16,21 @@ public struct APNsValidator: Sendable {
     /// Decides one request. `auth` is the connection's provider-token state; a valid new token is installed.
     public func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, now: Date
-    ) -> Decision {
+    ) -> Verdict {
         validate(request, connection: connection, auth: &auth, memo: ValidationMemo(), now: now)
     }
 
     /// Decides one request, reusing what `memo` (the connection's, made with this validator) already worked out.
+    ///
+    /// Whatever decides, what the checks learned (notes, auth, push type) goes into the verdict.
     func validate(
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
         now: Date
-    ) -> Decision {
-        var parts = JournalRecord.Verdict.Parts()
-        let outcome = decide(request, connection: connection, auth: &auth, memo: memo, now: now, into: &parts)
-        return Decision(
-            outcome: outcome, rule: parts.rule, explanation: parts.explanation, notes: parts.notes, auth: parts.auth,
-            pushType: parts.pushType)
-    }
-
-    /// Decides one request straight into the parts of its journal record (rule, explanation, notes, auth, push
-    /// type), without a `Decision` in between; returns the outcome.
-    func decide(
-        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
-        now: Date, into parts: inout JournalRecord.Verdict.Parts
-    ) -> Decision.Outcome {
+    ) -> Verdict {
         var context = Context(clientCertificate: connection.clientCertificate, now: now, memo: memo)
-        // Whatever decides, what the checks learned goes into the record (moved, not copied).
-        defer {
-            swap(&parts.notes, &context.notes)
-            parts.auth = context.auth.take()
-            parts.pushType = context.pushType?.name
-        }
+        let outcome: Verdict.Outcome
+        let rule: String
+        let explanation: String
         do throws(Rejection) {
             try checkConnection(request, &context)
             try checkMethodAndPath(request, &context)
@@ -55,15 +41,21 @@ public struct APNsValidator: Sendable {
             try checkDeviceTokenFormat(request, &context)
             try checkPayload(request, &context)
             try checkDeviceState(request, &context)
+            if context.pushType == .liveactivity { noteLiveActivityStart(request, &context) }
+            outcome = .accepted
+            rule = "accepted"
+            explanation = "every check passed"
         } catch {
-            parts.rule = error.rule
-            parts.explanation = error.explanation
-            return .rejected(error.reason, timestamp: error.timestamp)
+            outcome = .rejected(error.reason, timestamp: error.timestamp)
+            rule = error.rule
+            explanation = error.explanation
         }
-        if context.pushType == .liveactivity { noteLiveActivityStart(request, &context) }
-        parts.rule = "accepted"
-        parts.explanation = "every check passed"
-        return .accepted
+        // What the checks learned is moved out of the context, not copied (a retain and a release each).
+        var notes: [String] = []
+        swap(&notes, &context.notes)
+        return Verdict(
+            outcome: outcome, rule: rule, explanation: explanation, notes: notes, auth: context.auth.take(),
+            pushType: context.pushType?.name, topic: request.fields.topic)
     }
 
     /// What the checks learn on the way, for later checks and for the record.

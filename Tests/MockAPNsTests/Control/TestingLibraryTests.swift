@@ -103,11 +103,13 @@ struct TestingLibraryTests {
     func reportMessage() {
         let record = JournalRecord(
             sequence: 7, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
-            streamID: 1, method: "POST", path: "/3/device/\(Self.device)", authority: "localhost", token: Self.device,
-            headers: [], payload: Array(#"{"aps":{"event":"update","content-state":{"eta":5}}}"#.utf8),
-            pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity", accepted: false,
-            reason: "Unregistered", rule: "device-unregistered", explanation: "", notes: [], auth: nil,
-            response: APNsResponse(status: 410, apnsID: "A"), fault: nil)
+            request: APNsRequest(
+                method: "POST", path: "/3/device/\(Self.device)", authority: "localhost",
+                body: Array(#"{"aps":{"event":"update","content-state":{"eta":5}}}"#.utf8)),
+            verdict: Verdict(
+                outcome: .rejected(.unregistered, timestamp: nil), rule: "device-unregistered", explanation: "",
+                pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity"),
+            response: APNsResponse(status: 410, apnsID: "A"))
         let query = JournalQuery(token: Self.device, pushType: "alert")
         let report = ExpectationReport(
             query: query, expectedCount: 2, timeout: .seconds(2), hasPredicate: false, matched: [],

@@ -11,9 +11,10 @@ struct JournalByteBudgetTests {
         let headers = (0..<headerCount).map { APNsHeader("x-large-\($0)", String(repeating: "v", count: valueBytes)) }
         return JournalRecord(
             sequence: 0, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
-            streamID: 1, method: "POST", path: "/3/device/aa", authority: nil, token: "aa", headers: headers,
-            payload: [], pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "test",
-            explanation: "", notes: [], auth: nil, response: APNsResponse(status: 200, apnsID: "ID"), fault: nil)
+            request: APNsRequest(method: "POST", path: "/3/device/aa", headers: headers),
+            verdict: Verdict(
+                outcome: .accepted, rule: "test", explanation: "", pushType: "alert", topic: "com.example.app"),
+            response: APNsResponse(status: 200, apnsID: "ID"))
     }
 
     @Test("large headers count their real bytes: a 64 KiB budget keeps four records of 15 KiB of headers")
@@ -33,5 +34,20 @@ struct JournalByteBudgetTests {
         let journal = try Journal(capacity: 1000, maxBytes: 64 << 10)
         for _ in 0..<40 { journal.append(Self.record(headerCount: 3, valueBytes: 10)) }
         #expect(journal.count == 40)
+    }
+
+    @Test("a payload within the limit stays the request's own content; a longer one is cut, counting what is kept")
+    func keptContent() {
+        let headers = [APNsHeader("apns-topic", "com.example.app")]
+        let limit = JournalRecord.keptPayloadLimit
+        let small = APNsRequest(
+            method: "POST", path: "/3/device/aa", headers: headers, body: Array(repeating: 0x61, count: limit))
+        #expect(JournalRecord.kept(small.content) === small.content, "moved into the record, not copied")
+        let large = APNsRequest(
+            method: "POST", path: "/3/device/aa", headers: headers, body: Array(repeating: 0x61, count: limit + 100))
+        let cut = JournalRecord.kept(large.content)
+        #expect(cut !== large.content && cut.body.count == limit && cut.receivedBodyBytes == limit + 100)
+        #expect(cut.storedBytes == limit + (10 + 15 + 32) && large.content.storedBytes == cut.storedBytes + 100)
+        #expect(JournalRecord.kept(cut) === cut, "a cut content is not cut again")
     }
 }

@@ -13,9 +13,11 @@ struct JournalQueryTests {
     {
         JournalRecord(
             sequence: 0, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
-            streamID: 1, method: "POST", path: "/3/device/\(token)", authority: nil, token: token, headers: [],
-            payload: [], pushType: "alert", topic: topic, accepted: status == 200, reason: reason, rule: "test",
-            explanation: "", notes: [], auth: nil, response: APNsResponse(status: status, apnsID: "ID"), fault: nil)
+            request: APNsRequest(method: "POST", path: "/3/device/\(token)"),
+            verdict: Verdict(
+                outcome: reason.map { .rejected(APNsReason($0, status: status), timestamp: nil) } ?? .accepted,
+                rule: "test", explanation: "", pushType: "alert", topic: topic),
+            response: APNsResponse(status: status, apnsID: "ID"))
     }
 
     @Test("records(after:) copies only newer records, across the ring's wrap-around")

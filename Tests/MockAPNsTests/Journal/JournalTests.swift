@@ -8,10 +8,13 @@ struct JournalTests {
     static func record(_ token: String) -> JournalRecord {
         JournalRecord(
             sequence: 0, receivedAt: Date(timeIntervalSince1970: 1_800_000_000), answeredAt: nil, connectionID: 1,
-            remoteAddress: "127.0.0.1:1", streamID: 1, method: "POST", path: "/3/device/\(token)", authority: nil,
-            token: token, headers: [APNsHeader("apns-topic", "com.example.app")], payload: Array(#"{"aps":{}}"#.utf8),
-            pushType: "alert", topic: "com.example.app", accepted: true, reason: nil, rule: "accepted",
-            explanation: "", notes: [], auth: nil, response: .success(apnsID: "A", uniqueID: nil), fault: nil)
+            remoteAddress: "127.0.0.1:1",
+            request: APNsRequest(
+                method: "POST", path: "/3/device/\(token)", headers: [APNsHeader("apns-topic", "com.example.app")],
+                body: Array(#"{"aps":{}}"#.utf8)),
+            verdict: Verdict(
+                outcome: .accepted, rule: "accepted", explanation: "", pushType: "alert", topic: "com.example.app"),
+            response: .success(apnsID: "A", uniqueID: nil))
     }
 
     @Test("numbers records in order and keeps the newest when over capacity, counting the dropped")
@@ -19,7 +22,7 @@ struct JournalTests {
         let journal = try Journal(capacity: 3)
         for i in 1...5 { journal.append(Self.record("\(i)")) }
         let records = journal.records()
-        #expect(records.map(\.token) == ["3", "4", "5"])
+        #expect(records.map(\.deviceToken) == ["3", "4", "5"])
         #expect(records.map(\.sequence) == [3, 4, 5])
         #expect(journal.droppedCount == 2)
         #expect(journal.totalCount == 5)
@@ -34,72 +37,51 @@ struct JournalTests {
         let observed = NIOLockedValueBox<[UInt64]>([])
         let counted = NIOLockedValueBox<[String?]>([])
         _ = journal.addObserver { record in observed.withLockedValue { $0.append(record.sequence) } }
-        _ = journal.addCounter { record in counted.withLockedValue { $0.append(record.token) } }
+        _ = journal.addCounter { record in counted.withLockedValue { $0.append(record.deviceToken) } }
         journal.append(Self.record("1"))
         var batch = (2...6).map { Self.record("\($0)") }
         journal.append(contentsOf: &batch)
         #expect(batch.isEmpty)
-        #expect(journal.records().map(\.token) == ["3", "4", "5", "6"])
+        #expect(journal.records().map(\.deviceToken) == ["3", "4", "5", "6"])
         #expect(journal.records().map(\.sequence) == [3, 4, 5, 6])
         #expect(journal.droppedCount == 2 && journal.totalCount == 6)
         #expect(observed.withLockedValue { $0 } == [1, 2, 3, 4, 5, 6])
         #expect(counted.withLockedValue { $0 } == ["1", "2", "3", "4", "5", "6"])
     }
 
-    @Test("a record is a value: changing a copy's request or verdict parts leaves the original as it was")
-    func valueSemantics() {
-        let original = Self.record("aa")
-        var copy = original
-        copy.path = "/3/device/bb"
-        copy.headers.append(APNsHeader("apns-priority", "5"))
-        copy.payload = Array("{}".utf8)
-        copy.rule = "apns-priority"
-        copy.accepted = false
-        copy.notes.append("a note")
-        #expect(copy.path == "/3/device/bb")
-        #expect(copy.token == "aa", "setting the path keeps the recorded token")
-        #expect(copy.headers.count == 2)
-        #expect(copy.rule == "apns-priority" && !copy.accepted && copy.notes == ["a note"])
-        #expect(original.path == "/3/device/aa")
-        #expect(original.headers.count == 1)
-        #expect(original.payloadText == #"{"aps":{}}"#)
-        #expect(original.rule == "accepted" && original.accepted && original.notes.isEmpty)
-        #expect(original.topic == "com.example.app" && original.pushType == "alert")
-    }
-
     @Test("records of one connection share a verdict while it says the same, and only then")
     func sharedVerdicts() {
-        var parts = JournalRecord.Verdict.Parts(
-            pushType: "alert", topic: "com.example.app", accepted: true, rule: "accepted",
-            explanation: "every check passed")
-        let first = JournalRecord.Verdict.reusing(nil, for: parts)
-        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+        var verdict = Verdict(
+            outcome: .accepted, rule: "accepted", explanation: "every check passed", pushType: "alert",
+            topic: "com.example.app")
+        let first = Verdict.Shared.reusing(nil, for: verdict)
+        #expect(Verdict.Shared.reusing(first, for: verdict) === first)
         for change in [
-            { (p: inout JournalRecord.Verdict.Parts) in p.accepted = false },
+            { (v: inout Verdict) in v.outcome = .noAnswer },
             { $0.notes = ["no apns-push-type: taken as alert"] }, { $0.topic = "com.example.other" },
-            { $0.auth = AuthSummary(kind: "token", verified: true) }, { $0.reason = "BadPriority" },
+            { $0.auth = AuthSummary(kind: "token", verified: true) },
+            { $0.outcome = .rejected(.badPriority, timestamp: nil) },
+            { $0.outcome = .rejected(.unregistered, timestamp: Date(timeIntervalSince1970: 1)) },
+            { $0.pushType = "background" }, { $0.rule = "apns-priority" },
         ] {
-            var changed = parts
+            var changed = verdict
             change(&changed)
-            let verdict = JournalRecord.Verdict.reusing(first, for: changed)
-            #expect(verdict !== first)
-            #expect(verdict.parts == changed)
+            let shared = Verdict.Shared.reusing(first, for: changed)
+            #expect(shared !== first)
+            #expect(shared.value == changed)
         }
-        parts.explanation = "every check passed"  // equal text in other storage is still the same verdict
-        #expect(JournalRecord.Verdict.reusing(first, for: parts) === first)
+        verdict.explanation = "every check passed"  // equal text in other storage is still the same verdict
+        #expect(Verdict.Shared.reusing(first, for: verdict) === first)
     }
 
     @Test("an auth summary is a value with its fields as Codable keys, equal by content")
     func authSummary() throws {
         let original = AuthSummary(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1, verified: true)
-        var copy = original
-        copy.teamID = "OTHERTEAM1"
-        copy.verified = false
+        let other = AuthSummary(kind: "token", teamID: "OTHERTEAM1", keyID: "TESTKEY001", issuedAt: 1, verified: false)
         #expect(original.teamID == "TESTTEAM01" && original.verified)
-        #expect(copy.teamID == "OTHERTEAM1" && !copy.verified && copy.keyID == "TESTKEY001")
-        #expect(original != copy)
-        copy.teamID = "TESTTEAM01"
-        copy.verified = true
+        #expect(other.teamID == "OTHERTEAM1" && !other.verified && other.keyID == "TESTKEY001")
+        #expect(original != other)
+        let copy = AuthSummary(kind: "token", teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: 1, verified: true)
         #expect(original == copy && original.hashValue == copy.hashValue)
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(original)) as? [String: Any]
         #expect(json?.keys.sorted() == ["issuedAt", "keyID", "kind", "teamID", "verified"])
@@ -147,24 +129,4 @@ final class LockedCounter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
-}
-
-@Suite("Journal timestamps")
-struct JournalTimestampTests {
-    @Test(
-        "writes ISO 8601 UTC with milliseconds, as Foundation's formatter does",
-        arguments: [0, 1_790_000_000.125, 951_782_400.5, 1_709_164_799.875, 4_102_444_800, 86_399.25, -1.5])
-    func matchesFoundation(seconds: Double) {
-        let date = Date(timeIntervalSince1970: seconds)
-        let expected = date.formatted(
-            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-        #expect(JournalRecord.timestampText(date) == expected)
-    }
-
-    @Test("rounds milliseconds as the 410 timestamp in answers does")
-    func millisecondsLikeAnswers() {
-        let date = Date(timeIntervalSince1970: 1_790_000_000.123)
-        #expect(MockAPNsEngine.millis(date) == 1_790_000_000_123)
-        #expect(JournalRecord.timestampText(date) == "2026-09-21T14:13:20.123Z")
-    }
 }

@@ -63,7 +63,7 @@ struct ValidatorFixture {
     }
 
     /// Validates on a fresh connection state.
-    func validate(_ request: APNsRequest, connection: ConnectionInfo = tokenConnection) -> Decision {
+    func validate(_ request: APNsRequest, connection: ConnectionInfo = tokenConnection) -> Verdict {
         var auth = ProviderAuthState()
         return validate(request, connection: connection, auth: &auth)
     }
@@ -72,7 +72,7 @@ struct ValidatorFixture {
     func validate(
         _ request: APNsRequest, connection: ConnectionInfo = tokenConnection, auth: inout ProviderAuthState,
         at time: Date? = nil
-    ) -> Decision {
+    ) -> Verdict {
         APNsValidator(world: world).validate(request, connection: connection, auth: &auth, now: time ?? now)
     }
 }

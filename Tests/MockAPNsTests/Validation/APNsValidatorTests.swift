@@ -8,7 +8,7 @@ struct APNsValidatorTests {
     let fixture = ValidatorFixture()
 
     private func expect(
-        _ decision: Decision, _ reason: APNsReason, rule: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ decision: Verdict, _ reason: APNsReason, rule: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(decision.reason == reason, "\(decision.rule): \(decision.explanation)", sourceLocation: sourceLocation)
         if let rule { #expect(decision.rule == rule, sourceLocation: sourceLocation) }

@@ -19,7 +19,7 @@ struct ValidationMemoTests {
 
     /// Decides `requests` in order on one connection (one auth state, one memo), and each again on a fresh one.
     func decideOnOneConnection(_ requests: [APNsRequest], in fixture: ValidatorFixture? = nil)
-        -> [(memoized: Decision, fresh: Decision)]
+        -> [(memoized: Verdict, fresh: Verdict)]
     {
         let fixture = fixture ?? self.fixture
         let validator = APNsValidator(world: fixture.world)
@@ -35,8 +35,10 @@ struct ValidationMemoTests {
     @Test("payloads: the same array, equal bytes in another array, and other bytes are each judged as they are")
     func payloads() {
         let object = request(body: #"{"aps":{"alert":"hi"}}"#)
-        var sameArray = request(body: "")
-        sameArray.body = object.body  // shares the array's storage, as the HTTP/2 session does
+        // Shares the array's storage, as the HTTP/2 session does.
+        let sameArray = APNsRequest(
+            method: object.method, path: object.path, authority: object.authority, headers: object.headers,
+            body: object.body)
         let notJSON = request(body: #"{"aps":"#)
         let array = request(body: #"[1,2]"#)
         let equalBytes = request(body: #"{"aps":{"alert":"hi"}}"#)
