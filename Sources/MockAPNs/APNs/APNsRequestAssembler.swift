@@ -44,6 +44,8 @@ final class APNsRequestAssembler {
         /// Whether the body so far equals the start of the previous request's body.
         @exclusivity(unchecked) var bodyMatchesPrevious = true
         @exclusivity(unchecked) var bodyTruncated = false
+        /// Whether the stream began and has not completed (or ended) yet.
+        @exclusivity(unchecked) var collecting = false
 
         /// Back to a new stream's state (what it held is released now, not at reuse).
         func reset() {
@@ -60,14 +62,22 @@ final class APNsRequestAssembler {
             bodyCount = 0
             bodyMatchesPrevious = true
             bodyTruncated = false
+            collecting = false
         }
     }
 
     /// The collections, by slot.
     @exclusivity(unchecked) private var slots: [Collecting] = []
+    /// How many streams began and have not completed or ended.
+    @exclusivity(unchecked) private var collectingCount = 0
 
     /// The previous request's content: its strings, header array and body are shared with the next request where
     /// the bytes are the same, and the whole of it when the whole request is.
+    ///
+    /// A stream compares its bytes with it as they arrive and takes from it what matched when it completes, so it
+    /// changes only when no other stream is being collected: a request completing while another is still arriving
+    /// (its body held back by flow control, say) does not become the previous one, else the other would take bytes
+    /// that are not its own.
     @exclusivity(unchecked) private var previous = APNsRequest.Content(
         method: "", path: "", authority: nil, scheme: nil, headers: [], body: [], bodyTruncated: false,
         deviceToken: nil, fields: APNsHeaderFields([])) {
@@ -83,6 +93,11 @@ final class APNsRequestAssembler {
     /// `end`).
     func begin(_ slot: Slot) {
         while slots.count <= slot { slots.append(Collecting()) }
+        let stream = slots[slot]
+        if !stream.collecting {
+            stream.collecting = true
+            collectingCount += 1
+        }
     }
 
     /// One header field of the request in `slot`, pseudo-headers included. False when the request's header bytes
@@ -157,6 +172,10 @@ final class APNsRequestAssembler {
     /// one. The body collected is released; the slot stays the stream's until `end`.
     func complete(_ slot: Slot, streamID: Int32) -> APNsRequest {
         let stream = slots[slot]
+        if stream.collecting {
+            stream.collecting = false
+            collectingCount -= 1
+        }
         let previous = previous
         let headers = Self.collected(
             own: stream.headers, matchesPrevious: stream.matchesPrevious, count: stream.headerCount,
@@ -180,7 +199,7 @@ final class APNsRequestAssembler {
                 headers: headers, body: body, bodyTruncated: stream.bodyTruncated,
                 deviceToken: samePath ? previous.deviceToken : APNsRequest.deviceToken(in: stream.path),
                 fields: sharesHeaders ? previous.fields : APNsHeaderFields(headers))
-            self.previous = content
+            if collectingCount == 0 { self.previous = content }
         }
         stream.body = []
         return APNsRequest(content, streamID: streamID)
@@ -188,7 +207,9 @@ final class APNsRequestAssembler {
 
     /// The stream in `slot` closed: its collection is emptied for the slot's next stream.
     func end(_ slot: Slot) {
-        slots[slot].reset()
+        let stream = slots[slot]
+        if stream.collecting { collectingCount -= 1 }
+        stream.reset()
     }
 
     /// `previous` when it holds exactly `bytes`, else a new String of them.

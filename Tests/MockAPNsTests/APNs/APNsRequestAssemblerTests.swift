@@ -203,4 +203,28 @@ struct APNsRequestAssemblerTests {
         #expect(second.body == Array("{}".utf8) && first.body.isEmpty)
         #expect((first.streamID, second.streamID) == (1, 3))
     }
+
+    @Test("a request that matched the previous one keeps its own bytes when another request completes in between")
+    func completedInBetween() {
+        let assembler = APNsRequestAssembler()
+        var changed = Self.base
+        changed[0] = ("apns-topic", "com.example.other")
+        let body = #"{"aps":{"alert":"first"}}"#
+        // The previous request.
+        Self.feed(Sent(body: body), into: assembler, slot: 0)
+        let previous = assembler.complete(0, streamID: 1)
+        assembler.end(0)
+        // Stream 3 repeats it, headers and the first half of the body, and waits (flow control, a slow client)...
+        Self.feed(Sent(body: String(body.prefix(10))), into: assembler, slot: 0)
+        // ...while stream 5, with other headers and another body, arrives whole.
+        Self.feed(Sent(headers: changed, body: #"{"aps":{"alert":"other"}}"#), into: assembler, slot: 1)
+        let other = assembler.complete(1, streamID: 5)
+        Array(body.utf8.dropFirst(10)).withUnsafeBufferPointer { assembler.data(0, $0) }
+        let repeated = assembler.complete(0, streamID: 3)
+        #expect(Self.values(repeated) == Self.base.map(\.1))
+        #expect(repeated.fields.topic == "com.example.app")
+        #expect(String(decoding: repeated.body, as: UTF8.self) == body)
+        #expect(Self.values(other) == changed.map(\.1))
+        #expect(Self.values(previous) == Self.base.map(\.1))
+    }
 }

@@ -67,4 +67,21 @@ struct HTTP2SessionTests {
         #expect(session.submitResponse(streamID: 3, response: .success(apnsID: "A", uniqueID: nil)))
         #expect(!session.submitResponse(streamID: 1, response: .success(apnsID: "B", uniqueID: nil)))
     }
+
+    @Test("a request whose body arrives after another request completed keeps its own headers")
+    func bodyAfterAnotherRequest() throws {
+        var other = Self.base
+        other[0] = ("apns-topic", "com.example.other")
+        var frames = HTTP2ClientFrames()
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base, body: #"{"n":1}"#)
+        let waiting = frames.partialRequest(path: "/3/device/\(Self.token)", headers: Self.base)
+        frames.request(path: "/3/device/\(Self.token)", headers: other, body: #"{"n":3}"#)
+        frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: waiting, payload: Array(#"{"n":2}"#.utf8)))
+        let requests = try Self.collect(frames)
+        try #require(requests.count == 3)
+        #expect(requests.map(\.streamID) == [1, 5, 3])
+        #expect(requests.map(\.fields.topic) == ["com.example.app", "com.example.other", "com.example.app"])
+        #expect(Self.values(requests[2]) == Self.base.map(\.1))
+        #expect(String(decoding: requests[2].body, as: UTF8.self) == #"{"n":2}"#)
+    }
 }
