@@ -2,7 +2,7 @@ import CNGHTTP2
 
 // MARK: - C trampolines: guard the pointers, recover the session, call a Swift method, map failure.
 //
-// The frame-level ones (`onBeginFrame`, `onFrameSend`) are in `HTTP2Session+Frames.swift`.
+// The frame-level one (`onFrameSend`) is in `HTTP2Session+Frames.swift`.
 
 /// Calls `body` with the session whose unretained pointer nghttp2 holds as user data. The session outlives every
 /// callback (it owns the nghttp2 session), so it is lent without a retain and release per callback.

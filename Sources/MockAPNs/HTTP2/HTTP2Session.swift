@@ -69,7 +69,6 @@ final class HTTP2Session {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
-        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, onBeginFrame)
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSend)
 
         var option: OpaquePointer?
@@ -121,10 +120,21 @@ final class HTTP2Session {
         guard let session else { return }
         let result = buffer.withUnsafeReadableBytes { bytes -> Int in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+            let start = base.assumingMemoryBound(to: UInt8.self)
             // Bytes from a frame that ends the connection on are not read (see `checkFrames`).
-            let length = checkFrames(bytes) ?? bytes.count
-            guard length > 0 else { return 0 }
-            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), length)
+            let (length, rechecks) = checkFrames(bytes)
+            // A HEADERS frame set aside is checked once the frames before it are read, then the rest is read.
+            var read = 0
+            for recheck in rechecks {
+                if recheck.offset > read {
+                    let result = nghttp2_session_mem_recv(session, start + read, recheck.offset - read)
+                    guard result >= 0 else { return result }
+                    read = recheck.offset
+                }
+                recheckHeaders(streamID: recheck.streamID)
+            }
+            guard length > read else { return 0 }
+            return nghttp2_session_mem_recv(session, start + read, length - read)
         }
         if result < 0 {
             throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(result))))

@@ -84,4 +84,44 @@ struct HTTP2SessionTests {
         #expect(Self.values(requests[2]) == Self.base.map(\.1))
         #expect(String(decoding: requests[2].body, as: UTF8.self) == #"{"n":2}"#)
     }
+
+    /// The session after reading `frames` in one read.
+    static func session(reading frames: HTTP2ClientFrames) throws -> HTTP2Session {
+        let session = try HTTP2Session(settings: HTTP2Settings())
+        var buffer = ByteBuffer()
+        buffer.writeBytes(frames.bytes)
+        try session.receive(buffer)
+        return session
+    }
+
+    @Test("a lower stream after a higher one in the same read: PROTOCOL_ERROR, and the read goes on")
+    func lowerStreamInOneRead() throws {
+        var frames = HTTP2ClientFrames()
+        for stream: UInt32 in [5, 3, 7] {
+            frames.nextRequest(onStream: stream)
+            frames.request(path: "/3/device/\(Self.token)", headers: Self.base)
+        }
+        let session = try Self.session(reading: frames)
+        #expect(
+            session.violation
+                == HTTP2ConnectionViolation(
+                    errorCode: 1, lastStreamID: 5, message: "HEADERS: stream 3 is below stream 5, already opened"))
+        #expect(session.goawayLastStreamID == 5)
+        #expect(session.completedRequests.map(\.streamID) == [5, 7])
+    }
+
+    @Test("HEADERS again on a stream the client reset in the same read is allowed, and the read goes on")
+    func headersAfterResetInOneRead() throws {
+        var frames = HTTP2ClientFrames()
+        frames.nextRequest(onStream: 5)
+        let reset = frames.partialRequest(path: "/3/device/\(Self.token)", headers: Self.base)
+        frames.reset(reset)
+        frames.nextRequest(onStream: 5)
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base)
+        frames.nextRequest(onStream: 7)
+        frames.request(path: "/3/device/\(Self.token)", headers: Self.base)
+        let session = try Self.session(reading: frames)
+        #expect(session.violation == nil)
+        #expect(session.completedRequests.map(\.streamID) == [7])
+    }
 }
