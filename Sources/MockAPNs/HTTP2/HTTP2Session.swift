@@ -166,10 +166,11 @@ final class HTTP2Session {
         return nghttp2_session_want_write(session) != 0
     }
 
-    /// Whether the stream is still open (it can be answered).
+    /// Whether the request stream is still open (it can be answered). A stream with a slot is one nghttp2 holds:
+    /// the slot is found through nghttp2's stream (or the last one found, forgotten when it closes), so one lookup
+    /// per answer is enough.
     func isStreamOpen(_ streamID: Int32) -> Bool {
-        guard let session else { return false }
-        return nghttp2_session_find_stream(session, streamID) != nil && slot(of: streamID) != nil
+        slot(of: streamID) != nil
     }
 
     /// Whether nghttp2 still holds the stream (a request being collected or answered, or a stream it has yet to
