@@ -41,6 +41,7 @@ final class HTTP2Session {
     @exclusivity(unchecked) private var freeSlots: [Int] = []
     /// The answer header values being submitted.
     private let values = HeaderValueBuffer()
+    /// Request streams open (begun and not yet closed).
     private(set) var openStreamCount = 0
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
