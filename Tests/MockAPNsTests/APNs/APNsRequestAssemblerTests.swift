@@ -217,7 +217,7 @@ struct APNsRequestAssemblerTests {
         // Stream 3 repeats it, headers and the first half of the body, and waits (flow control, a slow client)...
         Self.feed(Sent(body: String(body.prefix(10))), into: assembler, slot: 0)
         // ...while stream 5, with other headers and another body, arrives whole.
-        Self.feed(Sent(headers: changed, body: #"{"aps":{"alert":"other"}}"#), into: assembler, slot: 1)
+        Self.feed(Sent(headers: changed, body: #"{"x":1,"aps":{"alert":"other"}}"#), into: assembler, slot: 1)
         let other = assembler.complete(1, streamID: 5)
         Array(body.utf8.dropFirst(10)).withUnsafeBufferPointer { assembler.data(0, $0) }
         let repeated = assembler.complete(0, streamID: 3)
@@ -226,5 +226,21 @@ struct APNsRequestAssemblerTests {
         #expect(String(decoding: repeated.body, as: UTF8.self) == body)
         #expect(Self.values(other) == changed.map(\.1))
         #expect(Self.values(previous) == Self.base.map(\.1))
+    }
+
+    @Test("streams whose headers all come before their bodies (nghttp2 clients' order) share the previous request")
+    func headersFirst() {
+        let assembler = APNsRequestAssembler()
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        Self.feed(Sent(body: String(decoding: body, as: UTF8.self)), into: assembler, slot: 0)
+        let first = assembler.complete(0, streamID: 1)
+        assembler.end(0)
+        for slot in 0..<3 { Self.feed(Sent(body: ""), into: assembler, slot: slot) }
+        let repeated = (0..<3).map { slot in
+            body.withUnsafeBufferPointer { assembler.data(slot, $0) }
+            return assembler.complete(slot, streamID: Int32(3 + 2 * slot))
+        }
+        #expect(repeated.allSatisfy { $0.content === first.content })
+        #expect(repeated.map(\.streamID) == [3, 5, 7])
     }
 }
