@@ -193,7 +193,7 @@ extension FuzzTarget {
         guard request.headers == sent.headers else {
             throw FuzzFinding("\(stream): assembled headers \(request.headers), sent \(sent.headers)")
         }
-        let kept = Array(sent.body.prefix(HTTP2Session.maxBodyBytes))
+        let kept = Array(sent.body.prefix(APNsRequestAssembler.maxBodyBytes))
         guard request.body == kept, request.bodyTruncated == (sent.body.count > kept.count) else {
             throw FuzzFinding("\(stream): assembled a body of \(request.body.count) bytes, sent \(sent.body.count)")
         }

@@ -1,8 +1,10 @@
 /// Finds the frame headers in the client's bytes before nghttp2 reads them, across reads: the connection preface
 /// first, then 9-byte headers each followed by its payload.
 ///
-/// Used for the one check nghttp2 1.52 gives no callback for: DATA on a stream it no longer holds is dropped
-/// without `on_begin_frame` (`session_on_data_received_fail_fast` returns `NGHTTP2_ERR_IGN_PAYLOAD` first).
+/// Used for the checks nghttp2 1.52 gives no callback for: DATA on a stream it no longer holds is dropped
+/// without `on_begin_frame` (`session_on_data_received_fail_fast` returns `NGHTTP2_ERR_IGN_PAYLOAD` first); and,
+/// so that no per-frame callback is needed at all, to find the HEADERS whose check must wait until nghttp2 has
+/// read the frames before them (`HTTP2Session.checkFrames`).
 struct HTTP2FrameWalker {
     /// Preface bytes still to skip.
     private var prefaceLeft = 24
@@ -15,6 +17,12 @@ struct HTTP2FrameWalker {
     /// offset in `bytes` where that frame starts (0 when its header began in an earlier read). Returns nil when
     /// every frame passed.
     mutating func walk(_ bytes: UnsafeRawBufferPointer, check: (UInt8, Int32) -> Bool) -> Int? {
+        walk(bytes, checkingAt: { type, streamID, _ in check(type, streamID) })
+    }
+
+    /// `walk(_:check:)`, with the offset in `bytes` where each frame starts (0 when its header began in an earlier
+    /// read) as `check`'s third argument.
+    mutating func walk(_ bytes: UnsafeRawBufferPointer, checkingAt check: (UInt8, Int32, Int) -> Bool) -> Int? {
         var index = 0
         let count = bytes.count
         if prefaceLeft > 0 {
@@ -54,7 +62,7 @@ struct HTTP2FrameWalker {
                 streamID = Self.streamID(header[5], header[6], header[7], header[8])
             }
             payloadLeft = length
-            if !check(type, streamID) { return splitHeader ? 0 : start }
+            if !check(type, streamID, splitHeader ? 0 : start) { return splitHeader ? 0 : start }
         }
         return nil
     }

@@ -4,75 +4,44 @@ import NIOCore
 
 /// One server-side HTTP/2 session on nghttp2 1.52+: bytes in, complete requests out, responses in, bytes out.
 ///
+/// Its shape is nghttp2's own (as in nghttp2's `libevent-server.c`): a request stream begins with its headers, then
+/// each header, each body chunk and its end arrive as callbacks (`HTTP2Session+Callbacks.swift`), and the stream
+/// closes once answered. What a request means is not its business: it hands the bytes to its
+/// `APNsRequestAssembler` per slot and collects the finished `APNsRequest`s. The frame rules nghttp2 leaves to the
+/// application (RFC 9113 §5.1 on closed streams, control-frame counts) are in `HTTP2Session+Frames.swift`.
+///
 /// Callbacks only collect (headers, body bytes, completed streams); the owner acts after `receive` returns,
-/// never from inside a callback (the rule swift-nio-http2's nghttp2-era session followed).
+/// never from inside a callback (the rule swift-nio-http2's nghttp2-era session followed). The session's state is
+/// touched only on the connection's event loop and never re-entrantly, so the hottest of it skips Swift's dynamic
+/// exclusivity checks (`@exclusivity(unchecked)`; the checks cost about 3 % of a push).
 final class HTTP2Session {
     /// What the peer sent that cannot be an HTTP/2 session.
     struct ProtocolError: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// A request stream being collected, and later the body of its answer. A class, so that each header and
-    /// data chunk updates it in place; one object per slot, reused from stream to stream.
-    ///
-    /// Its properties, like the session's own, skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`):
-    /// both are touched only on the connection's event loop and never re-entrantly (callbacks only collect), and
-    /// the checks cost about 3 % of a push.
-    private final class Stream {
-        @exclusivity(unchecked) var method = ""
-        @exclusivity(unchecked) var path = ""
-        @exclusivity(unchecked) var authority: String?
-        @exclusivity(unchecked) var host: String?
-        @exclusivity(unchecked) var scheme: String?
-        /// The headers that differ from the previous request's; empty while every header so far matched.
-        @exclusivity(unchecked) var headers: [APNsHeader] = []
-        /// How many regular headers arrived.
-        @exclusivity(unchecked) var headerCount = 0
-        /// Whether every regular header so far equals, byte for byte, the previous request's at the same position.
-        @exclusivity(unchecked) var matchesPrevious = true
-        @exclusivity(unchecked) var headerBytes = 0
-        /// The body, once it differs from the previous request's; empty while every byte so far matched.
-        @exclusivity(unchecked) var body: [UInt8] = []
-        /// How many body bytes arrived (kept ones, at most `maxBodyBytes`).
-        @exclusivity(unchecked) var bodyCount = 0
-        /// Whether the body so far equals the start of the previous request's body.
-        @exclusivity(unchecked) var bodyMatchesPrevious = true
-        @exclusivity(unchecked) var bodyTruncated = false
-        @exclusivity(unchecked) var responseBody: [UInt8] = []
-        @exclusivity(unchecked) var responseOffset = 0
-
-        /// Back to a new stream's state, when its slot is freed (what it held is released now, not at reuse).
-        func reset() {
-            method = ""
-            path = ""
-            authority = nil
-            host = nil
-            scheme = nil
-            headers = []
-            headerCount = 0
-            matchesPrevious = true
-            headerBytes = 0
-            body = []
-            bodyCount = 0
-            bodyMatchesPrevious = true
-            bodyTruncated = false
-            responseBody = []
-            responseOffset = 0
-        }
+    /// The body of a stream's answer and how much of it nghttp2 has read.
+    private struct AnswerBody {
+        var bytes: [UInt8] = []
+        var offset = 0
     }
 
-    /// The most body bytes kept per request; more is counted as too large (the APNs limit is 5120).
-    static let maxBodyBytes = 65_536
-    /// The most header bytes accepted per request before the stream is reset.
-    static let maxHeaderBytes = 16_384
-
+    /// The nghttp2 session. Optional only because nghttp2 takes `self` as its user data, so `self` must exist before
+    /// it does: it is set once in `init` (which throws when it cannot be made), never changed, and deleted in
+    /// `deinit`. Each method's `guard let session` unwraps it; it never fails on a session `init` returned.
     private var session: OpaquePointer?
     /// nghttp2's allocator for this session; released after the session (stored properties outlive `deinit`'s body).
     private let memory = HTTP2SessionMemory()
-    /// The request streams' objects, by slot. nghttp2 keeps each open stream's slot (plus one) as the stream's user
-    /// data, so finding a stream is nghttp2's own lookup, not a second hash table; closed streams' slots are reused.
-    @exclusivity(unchecked) private var slots: [Stream] = []
+    /// Builds each request stream's `APNsRequest`; called per header, body chunk and end of stream.
+    private let assembler: APNsRequestAssembler
+    /// The answer body of each stream slot. nghttp2 keeps each open request stream's slot (plus one) as the stream's
+    /// user data, so finding a stream is nghttp2's own lookup, not a second hash table; closed streams' slots are
+    /// reused. The assembler keeps its collections under the same slots.
+    @exclusivity(unchecked) private var answerBodies: [AnswerBody] = []
     @exclusivity(unchecked) private var freeSlots: [Int] = []
+    /// The answer header values being submitted.
+    private let values = HeaderValueBuffer()
+    /// Request streams open (begun and not yet closed).
     private(set) var openStreamCount = 0
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
@@ -88,7 +57,9 @@ final class HTTP2Session {
     /// The frame headers of the client's bytes, found before nghttp2 reads them.
     @exclusivity(unchecked) var walker = HTTP2FrameWalker()
 
-    init(settings: HTTP2Settings) throws(ProtocolError) {
+    /// A server session announcing `settings`, its requests built by `assembler`; it sends nothing until `send`.
+    init(settings: HTTP2Settings, assembler: APNsRequestAssembler = APNsRequestAssembler()) throws(ProtocolError) {
+        self.assembler = assembler
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
             throw ProtocolError(description: "nghttp2_session_callbacks_new failed")
@@ -99,7 +70,6 @@ final class HTTP2Session {
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
-        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, onBeginFrame)
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSend)
 
         var option: OpaquePointer?
@@ -114,7 +84,7 @@ final class HTTP2Session {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         var hooks = memory.hooks
         guard nghttp2_session_server_new3(&session, callbacks, userData, option, &hooks) == 0, let session else {
-            throw ProtocolError(description: "nghttp2_session_server_new2 failed")
+            throw ProtocolError(description: "nghttp2_session_server_new3 failed")
         }
         self.session = session
 
@@ -144,7 +114,6 @@ final class HTTP2Session {
 
     deinit {
         nghttp2_session_del(session)
-        values.deallocate()
     }
 
     /// Feeds plaintext bytes from the peer. Completed requests land in `completedRequests`.
@@ -152,10 +121,21 @@ final class HTTP2Session {
         guard let session else { return }
         let result = buffer.withUnsafeReadableBytes { bytes -> Int in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+            let start = base.assumingMemoryBound(to: UInt8.self)
             // Bytes from a frame that ends the connection on are not read (see `checkFrames`).
-            let length = checkFrames(bytes) ?? bytes.count
-            guard length > 0 else { return 0 }
-            return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), length)
+            let (length, rechecks) = checkFrames(bytes)
+            // A HEADERS frame set aside is checked once the frames before it are read, then the rest is read.
+            var read = 0
+            for recheck in rechecks {
+                if recheck.offset > read {
+                    let result = nghttp2_session_mem_recv(session, start + read, recheck.offset - read)
+                    guard result >= 0 else { return result }
+                    read = recheck.offset
+                }
+                recheckHeaders(streamID: recheck.streamID)
+            }
+            guard length > read else { return 0 }
+            return nghttp2_session_mem_recv(session, start + read, length - read)
         }
         if result < 0 {
             throw ProtocolError(description: String(cString: nghttp2_strerror(Int32(result))))
@@ -187,28 +167,29 @@ final class HTTP2Session {
         return nghttp2_session_want_write(session) != 0
     }
 
-    /// Whether the stream is still open (it can be answered).
+    /// Whether the request stream is still open (it can be answered). A stream with a slot is one nghttp2 holds:
+    /// the slot is found through nghttp2's stream (or the last one found, forgotten when it closes), so one lookup
+    /// per answer is enough.
     func isStreamOpen(_ streamID: Int32) -> Bool {
-        guard let session else { return false }
-        return nghttp2_session_find_stream(session, streamID) != nil && stream(streamID) != nil
+        slot(of: streamID) != nil
     }
 
     /// Whether nghttp2 still holds the stream (a request being collected or answered, or a stream it has yet to
     /// reset). The request's own slot is looked at first: the stream a DATA frame continues is the last one found.
     func holdsStream(_ streamID: Int32) -> Bool {
         guard let session else { return false }
-        return stream(streamID) != nil || nghttp2_session_find_stream(session, streamID) != nil
+        return slot(of: streamID) != nil || nghttp2_session_find_stream(session, streamID) != nil
     }
 
     /// Answers a stream: one HEADERS frame, plus one DATA frame when there is a body.
     @discardableResult
     func submitResponse(streamID: Int32, response: APNsResponse) -> Bool {
-        guard let session, let stream = stream(streamID) else {
+        guard let session, let slot = slot(of: streamID) else {
             return false
         }
-        stream.responseBody = response.body.map { Array($0.utf8) } ?? []
-        stream.responseOffset = 0
-        let hasBody = !stream.responseBody.isEmpty
+        let body = response.body.map { Array($0.utf8) } ?? []
+        let hasBody = !body.isEmpty
+        answerBodies[slot] = AnswerBody(bytes: body)
 
         // Values are written into one reused buffer first, and pointed at only once all are written (the buffer
         // may move while it grows); names are static text. nghttp2 copies both during the submit.
@@ -246,55 +227,6 @@ final class HTTP2Session {
         }
     }
 
-    /// The response header values being submitted.
-    @exclusivity(unchecked) private var values = ValueBytes()
-
-    /// A growable byte buffer, reused from answer to answer, that hands out offsets rather than pointers.
-    private struct ValueBytes {
-        private(set) var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
-        private var capacity = 128
-        var count = 0
-
-        /// Room for `length` more bytes; returns where they start.
-        private mutating func reserve(_ length: Int) -> Int {
-            if count + length > capacity {
-                capacity = max(capacity * 2, count + length)
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: base, count: count)
-                base.deallocate()
-                base = grown
-            }
-            defer { count += length }
-            return count
-        }
-
-        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) -> (offset: Int, length: Int) {
-            let offset = reserve(bytes.count)
-            if let source = bytes.baseAddress { (base + offset).update(from: source, count: bytes.count) }
-            return (offset, bytes.count)
-        }
-
-        mutating func append(_ text: String) -> (offset: Int, length: Int) {
-            text.withUTF8Bytes { append($0) }
-        }
-
-        /// A generated id is written straight in, never through a String.
-        mutating func append(_ id: APNsResponse.ID) -> (offset: Int, length: Int) {
-            switch id {
-            case .generated(let uuid, let uppercase):
-                let offset = reserve(GeneratedUUID.textLength)
-                uuid.write(uppercase: uppercase, into: base + offset)
-                return (offset, GeneratedUUID.textLength)
-            case .text(let text):
-                return append(text)
-            }
-        }
-
-        func deallocate() {
-            base.deallocate()
-        }
-    }
-
     /// Resets a stream (RST_STREAM with `errorCode`).
     func resetStream(_ streamID: Int32, errorCode: UInt32 = NGHTTP2_INTERNAL_ERROR.rawValue) {
         guard let session else { return }
@@ -326,252 +258,76 @@ final class HTTP2Session {
         return nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1) == 0
     }
 
-    /// The request stream `streamID`, while it is open.
-    private func stream(_ streamID: Int32) -> Stream? {
+    /// The slot of request stream `streamID`, while it is open.
+    private func slot(of streamID: Int32) -> APNsRequestAssembler.Slot? {
         // A request's headers, body and completion arrive one after another: the last stream found is kept.
-        if streamID == lastStream.id { return slots[lastStream.slot] }
+        if streamID == lastStream.id { return lastStream.slot }
         guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
         lastStream = (streamID, Int(bitPattern: slot) - 1)
-        return slots[lastStream.slot]
+        return lastStream.slot
     }
 
     /// The last stream found (stream 0, the connection, is never a request's).
     @exclusivity(unchecked) private var lastStream: (id: Int32, slot: Int) = (0, 0)
 
-    // MARK: - Callback bodies (called by the trampolines below; they only collect)
+    // MARK: - Callback bodies, in a stream's order (called by the trampolines in +Callbacks; they only collect)
 
-    fileprivate func beginHeaders(streamID: Int32, category: nghttp2_headers_category) {
+    /// A HEADERS frame begins: a request opens a stream, which gets a slot.
+    func beginHeaders(streamID: Int32, category: nghttp2_headers_category) {
         guard category == NGHTTP2_HCAT_REQUEST, let session else { return }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
         } else {
-            slots.append(Stream())
-            slot = slots.count - 1
+            slot = answerBodies.count
+            answerBodies.append(AnswerBody())
         }
+        assembler.begin(slot)
         nghttp2_session_set_stream_user_data(session, streamID, UnsafeMutableRawPointer(bitPattern: slot + 1))
         openStreamCount += 1
         history.opened(streamID)
     }
 
-    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// One header field; false when the request's headers are too large (nghttp2 then resets the stream).
+    func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
         // A header for a stream we do not track (trailers, a reset stream) is ignored.
-        guard let stream = stream(streamID) else { return true }
-        stream.headerBytes += name.count + value.count + 32
-        guard stream.headerBytes <= Self.maxHeaderBytes else { return false }
-        if name.first == UInt8(ascii: ":") {
-            // By length and second byte: nghttp2 has already checked that only these four arrive on a request.
-            switch (name.count, name.count > 1 ? name[1] : 0) {
-            case (7, UInt8(ascii: "m")): stream.method = Self.reuse(previous.method, ifEqualTo: value)
-            case (5, UInt8(ascii: "p")): stream.path = Self.reuse(previous.path, ifEqualTo: value)
-            case (10, UInt8(ascii: "a")): stream.authority = Self.reuse(previous.authority ?? "", ifEqualTo: value)
-            case (7, UInt8(ascii: "s")): stream.scheme = String(decoding: value, as: UTF8.self)
-            default: break
-            }
-            return true
-        }
-        // Providers send the same header block push after push (token, topic, push type, user agent). While this
-        // request repeats the previous one's headers, no String or array is made: the previous ones are shared, and
-        // so are their bytes in the journal, where evicting a record then frees less.
-        let position = stream.headerCount
-        stream.headerCount += 1
-        if stream.matchesPrevious, position < previousHeaders.count, previousHeaders[position].name.utf8Equals(name),
-            previousHeaders[position].value.utf8Equals(value)
-        {
-            if name.count == 4, previousHeaders[position].name == "host" { stream.host = previousHeaders[position].value }
-            return true
-        }
-        if stream.matchesPrevious {
-            stream.matchesPrevious = false
-            stream.headers.reserveCapacity(12)
-            stream.headers.append(contentsOf: previousHeaders.prefix(position))
-        }
-        let header = APNsHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-        if header.name == "host" { stream.host = header.value }
-        stream.headers.append(header)
-        return true
+        guard let slot = slot(of: streamID) else { return true }
+        return assembler.header(slot, name: name, value: value)
     }
 
-
-    /// The previous request's content: its strings, header array and body are shared with the next request where
-    /// the bytes are the same, and the whole of it when the whole request is.
-    @exclusivity(unchecked) private var previous = APNsRequest.Content(
-        method: "", path: "", authority: nil, scheme: nil, headers: [], body: [], bodyTruncated: false,
-        deviceToken: nil, fields: APNsHeaderFields([])) {
-        didSet { previousHeaders = previous.headers }
-    }
-    /// `previous.headers`, read by every header callback without going through the content object.
-    @exclusivity(unchecked) private var previousHeaders: [APNsHeader] = []
-
-    /// `previous` when it holds exactly `bytes`, else a new String of them.
-    private static func reuse(_ previous: String, ifEqualTo bytes: UnsafeBufferPointer<UInt8>) -> String {
-        previous.utf8Equals(bytes) ? previous : String(decoding: bytes, as: UTF8.self)
+    /// A chunk of a request's body.
+    func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
+        guard let slot = slot(of: streamID) else { return }
+        assembler.data(slot, bytes)
     }
 
-    fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID) else { return }
-        let room = Self.maxBodyBytes - stream.bodyCount
-        let kept = bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes.prefix(room))
-        if bytes.count > room { stream.bodyTruncated = true }
-        // The same payload as the previous request (a push fanned out to many devices): share its bytes.
-        if stream.bodyMatchesPrevious {
-            let previous = previous.body
-            let matches = previous.count - stream.bodyCount >= kept.count
-                && previous.withUnsafeBufferPointer { previousBytes in
-                    kept.isEmpty
-                        || memcmp(previousBytes.baseAddress! + stream.bodyCount, kept.baseAddress!, kept.count) == 0
-                }
-            if matches {
-                stream.bodyCount += kept.count
-                return
-            }
-            stream.bodyMatchesPrevious = false
-            stream.body.reserveCapacity(stream.bodyCount + kept.count)
-            stream.body.append(contentsOf: previous.prefix(stream.bodyCount))
-        }
-        stream.body.append(contentsOf: kept)
-        stream.bodyCount += kept.count
+    /// END_STREAM arrived: the request is complete.
+    func requestComplete(streamID: Int32) {
+        guard let slot = slot(of: streamID) else { return }
+        completedRequests.append(assembler.complete(slot, streamID: streamID))
     }
 
-    fileprivate func requestComplete(streamID: Int32) {
-        guard let stream = stream(streamID) else { return }
-        let previous = previous
-        let headers = Self.collected(
-            own: stream.headers, matchesPrevious: stream.matchesPrevious, count: stream.headerCount,
-            previous: previous.headers)
-        let body = Self.collected(
-            own: stream.body, matchesPrevious: stream.bodyMatchesPrevious, count: stream.bodyCount,
-            previous: previous.body)
-        let sharesHeaders = stream.matchesPrevious && stream.headerCount == previous.headers.count
-        let sharesBody = stream.bodyMatchesPrevious && stream.bodyCount == previous.body.count
-        let samePath = stream.path == previous.path
-        let authority = stream.authority ?? stream.host
-        let content: APNsRequest.Content
-        if sharesHeaders, sharesBody, samePath, stream.method == previous.method, authority == previous.authority,
-            stream.scheme == previous.scheme, stream.bodyTruncated == previous.bodyTruncated
-        {
-            content = previous  // the same request again
-        } else {
-            // What the previous request derived from the same path or the same header block is reused.
-            content = APNsRequest.Content(
-                method: stream.method, path: stream.path, authority: authority, scheme: stream.scheme,
-                headers: headers, body: body, bodyTruncated: stream.bodyTruncated,
-                deviceToken: samePath ? previous.deviceToken : APNsRequest.deviceToken(in: stream.path),
-                fields: sharesHeaders ? previous.fields : APNsHeaderFields(headers))
-            self.previous = content
-        }
-        completedRequests.append(APNsRequest(content, streamID: streamID))
-        stream.body = []
-    }
-
-    /// What a stream collected: its own elements once they differed from the previous request's, else the previous
-    /// request's array itself (shared) or, when the stream ended earlier, its first `count` elements.
-    private static func collected<Element>(own: [Element], matchesPrevious: Bool, count: Int, previous: [Element])
-        -> [Element]
-    {
-        if !matchesPrevious { return own }
-        return count == previous.count ? previous : Array(previous.prefix(count))
-    }
-
-    fileprivate func streamClosed(streamID: Int32) {
+    /// The stream closed (answered, or reset by either side): its slot is freed.
+    func streamClosed(streamID: Int32) {
         guard let session, let slot = nghttp2_session_get_stream_user_data(session, streamID) else { return }
         let index = Int(bitPattern: slot) - 1
         if lastStream.id == streamID { lastStream = (0, 0) }
-        slots[index].reset()
+        assembler.end(index)
+        answerBodies[index] = AnswerBody()
         freeSlots.append(index)
         openStreamCount -= 1
     }
 
-    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
-        guard let stream = stream(streamID) else { return (0, true) }
-        let remaining = stream.responseBody.count - stream.responseOffset
-        let count = min(remaining, length)
-        stream.responseBody.withUnsafeBufferPointer { body in
-            buffer.update(from: body.baseAddress! + stream.responseOffset, count: count)
+    /// Copies up to `length` bytes of a stream's answer body into `buffer`: how many, and whether that was the last.
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+        guard let slot = slot(of: streamID) else { return (0, true) }
+        let offset = answerBodies[slot].offset
+        let count = max(0, min(answerBodies[slot].bytes.count - offset, length))
+        answerBodies[slot].bytes.withUnsafeBufferPointer { body in
+            guard let base = body.baseAddress, count > 0 else { return }
+            buffer.update(from: base + offset, count: count)
         }
-        stream.responseOffset += count
-        return (count, stream.responseOffset >= stream.responseBody.count)
+        answerBodies[slot].offset = offset + count
+        return (count, offset + count >= answerBodies[slot].bytes.count)
     }
-}
-
-// MARK: - C trampolines: guard the pointers, recover the session, call a Swift method, map failure.
-
-/// Calls `body` with the session whose unretained pointer nghttp2 holds as user data. The session outlives every
-/// callback (it owns the nghttp2 session), so it is lent without a retain and release per callback.
-private func withOwner<Result>(
-    _ userData: UnsafeMutableRawPointer?, orElse fallback: Result, _ body: (HTTP2Session) -> Result
-) -> Result {
-    guard let userData else { return fallback }
-    return Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
-}
-
-private func onBeginHeaders(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    withOwner(userData, orElse: ()) {
-        $0.beginHeaders(streamID: frame.pointee.hd.stream_id, category: frame.pointee.headers.cat)
-    }
-    return 0
-}
-
-private func onHeader(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
-    _ nameLength: Int, _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame else { return 0 }
-    let nameBuffer = UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength)
-    let valueBuffer = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
-    // Too many header bytes: nghttp2 resets the stream (INTERNAL_ERROR).
-    let kept = withOwner(userData, orElse: true) {
-        $0.header(streamID: frame.pointee.hd.stream_id, name: nameBuffer, value: valueBuffer)
-    }
-    return kept ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
-}
-
-private func onDataChunk(
-    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let data else { return 0 }
-    withOwner(userData, orElse: ()) {
-        $0.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
-    }
-    return 0
-}
-
-private func onFrameReceived(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    guard let frame else { return 0 }
-    let type = frame.pointee.hd.type
-    let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-    if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
-        withOwner(userData, orElse: ()) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
-    } else if type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
-        withOwner(userData, orElse: ()) { $0.history.reset(frame.pointee.hd.stream_id) }
-    }
-    return 0
-}
-
-private func onStreamClose(
-    _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    withOwner(userData, orElse: ()) { $0.streamClosed(streamID: streamID) }
-    return 0
-}
-
-private func readResponseBody(
-    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
-    _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    guard let buffer, let flags else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
-    let read = withOwner(userData, orElse: nil) { $0.readBody(streamID: streamID, into: buffer, length: length) }
-    guard let (count, done) = read else {
-        return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
-    }
-    if done { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
-    return count
 }
