@@ -56,8 +56,8 @@ public struct APNsResponse: Sendable, Hashable {
     }
 
     /// A success: `:status 200` and the ids.
-    public static func success(apnsID: String, uniqueID: String?) -> APNsResponse {
-        APNsResponse(status: 200, apnsID: apnsID, apnsUniqueID: uniqueID)
+    public static func success(apnsID: String, apnsUniqueID: String?) -> APNsResponse {
+        APNsResponse(status: 200, apnsID: apnsID, apnsUniqueID: apnsUniqueID)
     }
 
     static func success(id: ID, uniqueID: ID?) -> APNsResponse {

@@ -40,3 +40,11 @@ extension MockAPNsControl {
         try await clearRecords()
     }
 }
+
+extension APNsResponse {
+    /// A success. Renamed: `apnsUniqueID` is the one public spelling of the `apns-unique-id` header.
+    @available(*, deprecated, renamed: "success(apnsID:apnsUniqueID:)")
+    public static func success(apnsID: String, uniqueID: String?) -> APNsResponse {
+        success(apnsID: apnsID, apnsUniqueID: uniqueID)
+    }
+}

@@ -13,7 +13,7 @@ public final class MockAPNsEngine: Sendable {
     }
 
     public let journal: Journal
-    public let rules: ScriptedRuleEngine
+    public let rules: ScriptedRules
     public let clock: any APNsClock
     private let worldBox: NIOLockedValueBox<World>
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
@@ -21,7 +21,7 @@ public final class MockAPNsEngine: Sendable {
 
     public init(world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock()) {
         self.worldBox = NIOLockedValueBox(world)
-        self.rules = ScriptedRuleEngine(rules: rules)
+        self.rules = ScriptedRules(rules: rules)
         self.journal = journal
         self.clock = clock
     }

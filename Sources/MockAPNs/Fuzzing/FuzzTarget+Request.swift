@@ -108,7 +108,8 @@ extension FuzzTarget {
                 }
                 let response: APNsResponse
                 switch decision.outcome {
-                case .accepted: response = .success(apnsID: "123E4567-E89B-12D3-A456-4266554400A0", uniqueID: nil)
+                case .accepted:
+                    response = .success(apnsID: "123E4567-E89B-12D3-A456-4266554400A0", apnsUniqueID: nil)
                 case .rejected(let reason, _): response = .error(reason, apnsID: "123E4567-E89B-12D3-A456-4266554400A0")
                 case .noAnswer: throw FuzzFinding("stream \(request.streamID): the validator decided no answer")
                 }

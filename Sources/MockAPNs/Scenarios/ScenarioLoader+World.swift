@@ -149,17 +149,24 @@ extension ScenarioLoader.Reader {
         return devices
     }
 
-    /// A device token: an even number (at least 2) of hex digits, returned lower-case.
+    /// A device token as `DeviceToken` defines it (an even number, at least 2, of hex digits, at most
+    /// `DeviceToken.maximumLength`, the longest the validator takes), returned lower-case. The errors point at the
+    /// first character that is not a hex digit.
     func deviceToken(_ field: Field) throws(ScenarioError) -> String {
         let text = try field.string()
-        if let bad = text.firstIndex(where: { !Self.isASCIIHexDigit($0) }) {
+        if let bad = text.firstIndex(where: { !($0.isASCII && $0.asciiValue.map(DeviceToken.isHexDigit) == true) }) {
             let position = text.distance(from: text.startIndex, to: bad) + 1
             throw field.error("must be hex digits (0-9, a-f); found '\(text[bad])' at character \(position)")
         }
-        guard text.count >= 2, text.count % 2 == 0 else {
+        guard DeviceToken.hasTokenLength(text.utf8.count) else {
             throw field.error("must be an even number of hex digits, at least 2, got \(text.count)")
         }
-        return text.lowercased()
+        guard text.utf8.count <= DeviceToken.maximumLength else {
+            throw field.error(
+                "must be at most \(DeviceToken.maximumLength) hex digits (the longest APNs takes), got \(text.count)")
+        }
+        guard let token = DeviceToken(text) else { throw field.error("is not a device token") }
+        return token.hex
     }
 
     /// The times a `since` may name: from 1970 (APNs timestamps count milliseconds from it) to the end of 9999 (the
@@ -190,9 +197,5 @@ extension ScenarioLoader.Reader {
             "expected an ISO 8601 time such as 2026-11-01T08:00:00Z, or seconds since 1970; "
                 + "got \(field.shortDescription)"
         )
-    }
-
-    static func isASCIIHexDigit(_ character: Character) -> Bool {
-        ("0"..."9").contains(character) || ("a"..."f").contains(character) || ("A"..."F").contains(character)
     }
 }

@@ -67,13 +67,9 @@ extension APNsValidator {
             case 8, 13, 18, 23:
                 if byte != UInt8(ascii: "-") { return false }
             default:
-                if !isHexDigit(byte) { return false }
+                if !DeviceToken.isHexDigit(byte) { return false }
             }
         }
         return true
-    }
-
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
     }
 }

@@ -29,7 +29,7 @@ struct APNsIDGeneratorTests {
         let generated = APNsResponse.success(id: .generated(uuid, uppercase: true), uniqueID: .generated(uuid, uppercase: false))
         #expect(generated.apnsID == "01234567-89AB-4DEF-8123-456789ABCDEF")
         #expect(generated.apnsUniqueID == "01234567-89ab-4def-8123-456789abcdef")
-        let text = APNsResponse.success(apnsID: generated.apnsID, uniqueID: generated.apnsUniqueID)
+        let text = APNsResponse.success(apnsID: generated.apnsID, apnsUniqueID: generated.apnsUniqueID)
         #expect(generated == text)
         #expect(Set([generated, text]).count == 1)
         var changed = generated

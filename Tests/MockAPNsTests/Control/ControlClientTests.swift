@@ -27,7 +27,7 @@ struct ControlClientTests {
             try await sendPush(server)
             let result = try await waiting.value
             #expect(result.satisfied)
-            #expect(result.records.first?.token == Self.device)
+            #expect(result.records.first?.deviceToken == Self.device)
             #expect(result.records.first?.payloadJSON?.value(atPath: "aps.alert.title") == "Order ready")
 
             try await sendPush(server, to: Self.other, topic: "com.example.other")
@@ -35,7 +35,7 @@ struct ControlClientTests {
             #expect(filtered.map(\.sequence) == [3])
             let local = try await server.records(JournalQuery(topic: "com.example.other"))
             #expect(filtered.map(\.json) == local.map(\.json))
-            #expect(try await client.record(sequence: 3)?.token == Self.other)
+            #expect(try await client.record(sequence: 3)?.deviceToken == Self.other)
             #expect(try await client.record(sequence: 42) == nil)
 
             let missed = try await client.waitForRecords(
@@ -102,7 +102,7 @@ struct ControlClientTests {
             try await Task.sleep(for: .milliseconds(200))
             try await sendPush(server, to: Self.other)
             let record = try await first.value
-            #expect(record?.token == Self.other)
+            #expect(record?.deviceToken == Self.other)
         }
     }
 

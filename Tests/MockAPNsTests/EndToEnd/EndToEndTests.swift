@@ -37,7 +37,7 @@ struct EndToEndTests {
             try #require(records.count == 1)
             let record = records[0]
             #expect(record.accepted)
-            #expect(record.token == Self.device)
+            #expect(record.deviceToken == Self.device)
             #expect(record.topic == "com.example.app")
             #expect(record.response?.apnsID == apnsID)
             #expect(record.response?.apnsUniqueID == uniqueID)

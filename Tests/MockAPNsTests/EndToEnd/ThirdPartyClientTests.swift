@@ -54,19 +54,22 @@ struct ThirdPartyClientTests {
     static func expectCommonRecords(
         _ records: [JournalRecord], liveToken: String = ThirdPartyClients.liveToken
     ) throws {
-        let success = try #require(records.first { $0.token == liveToken && $0.accepted }, "no accepted push recorded")
+        let success = try #require(
+            records.first { $0.deviceToken == liveToken && $0.accepted }, "no accepted push recorded")
         #expect(success.rule == "accepted")
         #expect(success.response?.status == 200)
         #expect(success.auth?.verified == true)
         #expect(success.auth?.teamID == "TESTTEAM01")
         #expect(success.payloadJSON?.value(atPath: "aps.alert.title") == "Order ready")
 
-        let badToken = try #require(records.first { $0.token == "xyz" }, "no push to the malformed token recorded")
+        let badToken = try #require(
+            records.first { $0.deviceToken == "xyz" }, "no push to the malformed token recorded")
         #expect(!badToken.accepted)
         #expect(badToken.reason == "BadDeviceToken")
         #expect(badToken.response?.status == 400)
 
-        let gone = try #require(records.first { $0.token == deadToken }, "no push to the unregistered token recorded")
+        let gone = try #require(
+            records.first { $0.deviceToken == deadToken }, "no push to the unregistered token recorded")
         #expect(!gone.accepted)
         #expect(gone.reason == "Unregistered")
         #expect(gone.response?.status == 410)
@@ -106,8 +109,8 @@ struct ThirdPartyClientTests {
         #expect(certificateRecords.count == 2)
         #expect(certificateRecords.allSatisfy { $0.auth?.certificateTopics == ["com.example.app"] })
         #expect(certificateRecords.allSatisfy { !$0.headers.contains { $0.name == "authorization" } })
-        #expect(certificateRecords.first { $0.token == ThirdPartyClients.liveToken }?.accepted == true)
-        #expect(certificateRecords.first { $0.token == Self.deadToken }?.reason == "Unregistered")
+        #expect(certificateRecords.first { $0.deviceToken == ThirdPartyClients.liveToken }?.accepted == true)
+        #expect(certificateRecords.first { $0.deviceToken == Self.deadToken }?.reason == "Unregistered")
     }
 
     @Test(
@@ -129,7 +132,7 @@ struct ThirdPartyClientTests {
         }
         let activity = try #require(records.first { $0.pushType == "liveactivity" })
         #expect(activity.accepted)
-        #expect(activity.token?.count == 160)
+        #expect(activity.deviceToken?.count == 160)
         #expect(activity.topic == "com.example.app.push-type.liveactivity")
         #expect(activity.payloadJSON?.value(atPath: "aps.event") == "update")
     }

@@ -64,8 +64,8 @@ struct HTTP2SessionTests {
         #expect(requests[0].body == Array("{}".utf8))
         #expect(session.openStreamCount == 1, "stream 1 closed by the reset, stream 3 awaits its answer")
         #expect(session.isStreamOpen(3) && !session.isStreamOpen(1))
-        #expect(session.submitResponse(streamID: 3, response: .success(apnsID: "A", uniqueID: nil)))
-        #expect(!session.submitResponse(streamID: 1, response: .success(apnsID: "B", uniqueID: nil)))
+        #expect(session.submitResponse(streamID: 3, response: .success(apnsID: "A", apnsUniqueID: nil)))
+        #expect(!session.submitResponse(streamID: 1, response: .success(apnsID: "B", apnsUniqueID: nil)))
     }
 
     @Test("a request whose body arrives after another request completed keeps its own headers")

@@ -14,7 +14,7 @@ struct JournalTests {
                 body: Array(#"{"aps":{}}"#.utf8)),
             verdict: Verdict(
                 outcome: .accepted, rule: "accepted", explanation: "", pushType: "alert", topic: "com.example.app"),
-            response: .success(apnsID: "A", uniqueID: nil))
+            response: .success(apnsID: "A", apnsUniqueID: nil))
     }
 
     @Test("numbers records in order and keeps the newest when over capacity, counting the dropped")

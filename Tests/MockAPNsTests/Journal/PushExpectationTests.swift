@@ -73,7 +73,7 @@ struct PushExpectationTests {
             try await Task.sleep(for: .milliseconds(100))
             let started = ContinuousClock.now
             try await sendPush(server)
-            #expect(Self.met(try await checking.value)?.map(\.token) == [Self.device])
+            #expect(Self.met(try await checking.value)?.map(\.deviceToken) == [Self.device])
             #expect(ContinuousClock.now - started < .seconds(15))
         }
     }

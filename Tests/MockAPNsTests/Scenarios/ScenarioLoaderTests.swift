@@ -521,6 +521,16 @@ struct ScenarioLoaderTests {
         #expect(error.message == "must be an even number of hex digits, at least 2, got 63")
     }
 
+    @Test("a device token longer than the validator takes (1024 digits) is an error, not a device never reachable")
+    func overlongToken() throws {
+        let longest = String(repeating: "ab", count: DeviceToken.maximumLength / 2)
+        let scenario = try parse("devices:\n  - token: \(longest)\n")
+        #expect(scenario.world.devices[longest] != nil)
+        let (error, _) = try #require(try loadError("devices:\n  - token: \(longest)ab\n"))
+        #expect(error.field == "devices[0].token")
+        #expect(error.message == "must be at most 1024 hex digits (the longest APNs takes), got 1026")
+    }
+
     @Test("a device token with a non-hex character is an error that points at it")
     func nonHexToken() throws {
         let (error, _) = try #require(try loadError("devices:\n  - token: abcdxg\n"))
