@@ -35,7 +35,8 @@ public struct JSONParser {
     /// the value is an object.
     @discardableResult
     public static func validate(_ bytes: [UInt8]) throws(Error) -> Bool {
-        // Over a borrowed buffer: array access with its checks cost more than the scan (see the hot-path rules).
+        // Over a borrowed buffer, not the array's checked subscripts: this runs for every new payload (README.md,
+        // "Hot-path rules"; bench/json/run.sh times it).
         try bytes.withUnsafeBufferPointer { buffer throws(Error) in
             var grammar = Grammar<JSONValidator>(buffer)
             grammar.skipWhitespace()
