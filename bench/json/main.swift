@@ -51,9 +51,15 @@ func loop(_ inputs: [[UInt8]], _ iterations: Int, _ check: ([UInt8]) -> Bool) ->
     return accepted
 }
 
-@inline(never) func payloadCheck(_ inputs: [[UInt8]], _ n: Int) -> Int { loop(inputs, n) { PayloadCheck.problem($0) == nil } }
-@inline(never) func validate(_ inputs: [[UInt8]], _ n: Int) -> Int { loop(inputs, n) { (try? JSONParser.validate($0)) == true } }
-@inline(never) func parse(_ inputs: [[UInt8]], _ n: Int) -> Int { loop(inputs, n) { (try? JSONParser.parse($0)) != nil } }
+@inline(never) func payloadCheck(_ inputs: [[UInt8]], _ n: Int) -> Int {
+    loop(inputs, n) { PayloadCheck.problem($0) == nil }
+}
+@inline(never) func validate(_ inputs: [[UInt8]], _ n: Int) -> Int {
+    loop(inputs, n) { (try? JSONParser.validate($0)) == true }
+}
+@inline(never) func parse(_ inputs: [[UInt8]], _ n: Int) -> Int {
+    loop(inputs, n) { (try? JSONParser.parse($0)) != nil }
+}
 
 var cases = [
     Case(name: "PayloadCheck.problem", run: payloadCheck),

@@ -17,7 +17,8 @@ struct JSONParserAgreementTests {
         case (.success(let value), .success(let isObject)):
             let parsedObject = if case .object = value { true } else { false }
             #expect(parsedObject == isObject, "object or not, for \(text)", sourceLocation: sourceLocation)
-            #expect(problem == (isObject ? nil : "is JSON but not an object"), "\(text)", sourceLocation: sourceLocation)
+            let expected = isObject ? nil : "is JSON but not an object"
+            #expect(problem == expected, "\(text)", sourceLocation: sourceLocation)
             return isObject
         case (.failure(let parseError), .failure(let validateError)):
             #expect(parseError == validateError, "errors for \(text)", sourceLocation: sourceLocation)
@@ -57,11 +58,15 @@ struct JSONParserAgreementTests {
             "{\"a\":nul}", "{\"a\":\"\u{01}\"}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":1} x", "{\"a\":1}}",
             "{\"a\":[1,]}", "{\"a\":[1 2]}", "{'a':1}", "{\"a\":\"\\u00e9\"}", "{\"a\":\"é\"}", "{\"a\":\"\\ud800\"}",
             "{\"a\":\"\\ud800\\u0041\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\u12\"}", "{\"a\":\"é\\",
-            String(repeating: "[", count: 300), "{\"a\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}",
+            String(repeating: "[", count: 300),
+            "{\"a\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}",
         ])
     func trickyInputs(text: String) {
         Self.expectAgreement(Array(text.utf8))
     }
+
+    /// `{"a":"`: a string value starts after it.
+    static let stringStart = Array(#"{"a":""#.utf8)
 
     /// What `PayloadCheck` said for these before the grammar was made one (6015066): the diagnostics a provider
     /// reads in a rejection's notes, and their byte offsets, must not change.
@@ -86,14 +91,20 @@ struct JSONParserAgreementTests {
             (Array(String(repeating: "[", count: 257).utf8), "is not JSON: nesting deeper than 256 at byte 256"),
             // Bytes that are not UTF-8: a bad continuation, an overlong form, a surrogate, beyond U+10FFFF, a cut
             // sequence between escapes; each found where its run of raw bytes ends.
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 8"),
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC0, 0x80, 0x78, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 9"),
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 9"),
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 10"),
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x5C, 0x6E, 0xE2, 0x80, 0x5C, 0x6E, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 10"),
+            (Self.stringStart + [0xC3, 0x28, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 8"),
+            (Self.stringStart + [0xC0, 0x80, 0x78, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 9"),
+            (Self.stringStart + [0xED, 0xA0, 0x80, 0x22, 0x7D], "is not JSON: string is not valid UTF-8 at byte 9"),
+            (
+                Self.stringStart + [0xF4, 0x90, 0x80, 0x80, 0x22, 0x7D],
+                "is not JSON: string is not valid UTF-8 at byte 10"
+            ),
+            (
+                Self.stringStart + [0x5C, 0x6E, 0xE2, 0x80, 0x5C, 0x6E, 0x22, 0x7D],
+                "is not JSON: string is not valid UTF-8 at byte 10"
+            ),
             // Unterminated: the raw bytes before the first escape are checked, those after it are not.
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x78], "is not JSON: string is not valid UTF-8 at byte 8"),
-            ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0x5C, 0x74, 0xFF, 0x78], "is not JSON: unterminated string at byte 10"),
+            (Self.stringStart + [0xFF, 0x78], "is not JSON: string is not valid UTF-8 at byte 8"),
+            (Self.stringStart + [0x5C, 0x74, 0xFF, 0x78], "is not JSON: unterminated string at byte 10"),
         ] as [([UInt8], String)])
     func diagnostics(bytes: [UInt8], problem: String) {
         #expect(PayloadCheck.problem(bytes) == problem)
