@@ -112,8 +112,12 @@ enum JSONValidator: JSONSink {
     static func append(element value: Void, to elements: inout Void) {}
     static func array(_ elements: Void) {}
 
-    /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` decides it, without making a string.
+    /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` decides it, without making a string. ASCII
+    /// (most runs between escapes) is told by one pass that ORs the bytes together, before any decoding.
     static func isUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var bitsSeen: UInt8 = 0
+        for byte in bytes { bitsSeen |= byte }
+        if bitsSeen < 0x80 { return true }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
