@@ -1,8 +1,7 @@
-/// Whether a payload is a JSON object, checked without building values (it runs for every push).
+/// Whether a payload is a JSON object, checked without building values (it runs for every new payload).
 enum PayloadCheck {
     /// `nil` for a JSON object, else what is wrong (e.g. "is not JSON: unexpected character at byte 3").
     static func problem(_ body: [UInt8]) -> String? {
-        if QuickJSONCheck.isPlainObject(body) { return nil }
         do {
             return try JSONParser.validate(body) ? nil : "is JSON but not an object"
         } catch {
