@@ -108,21 +108,3 @@ extension HTTP2Session {
         }
     }
 }
-
-// MARK: - C trampoline for the frame-level callback
-
-/// `on_frame_send_callback`: a frame went out (`frameSent`); DATA and HEADERS return before reaching the session.
-func onFrameSend(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    // DATA and HEADERS, two per push, return at once.
-    guard let frame, frame.pointee.hd.type > UInt8(NGHTTP2_PRIORITY.rawValue), let userData else { return 0 }
-    let isGoaway = frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue)
-    let last = isGoaway ? frame.pointee.goaway.last_stream_id : Int32.max
-    Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef {
-        $0.frameSent(
-            type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id,
-            goawayLastStreamID: last)
-    }
-    return 0
-}

@@ -65,12 +65,7 @@ final class HTTP2Session {
             throw ProtocolError(description: "nghttp2_session_callbacks_new failed")
         }
         defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
-        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
-        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
-        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
-        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSend)
+        registerTrampolines(callbacks)
 
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else {

@@ -103,9 +103,9 @@ public struct JournalRecord: Sendable {
     /// `apns-topic` as sent.
     public var topic: String? { sharedVerdict.value.topic }
     /// Whether the push was accepted.
-    public var accepted: Bool { sharedVerdict.value.isAccepted }
+    public var accepted: Bool { sharedVerdict.isAccepted }
     /// The rejection reason, if any.
-    public var reason: String? { sharedVerdict.value.reason?.name }
+    public var reason: String? { sharedVerdict.reasonName }
     /// The rule that decided (`scripted:<name>` for scripted answers).
     public var rule: String { sharedVerdict.value.rule }
     /// Why, in a sentence.

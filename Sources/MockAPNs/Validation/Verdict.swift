@@ -61,9 +61,15 @@ public struct Verdict: Sendable, Hashable {
     /// dropped record and every read.
     final class Shared: Sendable {
         let value: Verdict
+        /// `value.isAccepted` and `value.reason?.name`, worked out once per box: the journal's counters read them
+        /// for every record, and reading them through `value` copied the whole verdict.
+        let isAccepted: Bool
+        let reasonName: String?
 
         init(_ value: Verdict) {
             self.value = value
+            isAccepted = value.isAccepted
+            reasonName = value.reason?.name
         }
 
         /// `previous` when it says the same as `verdict` (compared field by field; the strings of a repeated
