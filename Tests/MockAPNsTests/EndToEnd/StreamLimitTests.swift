@@ -108,4 +108,59 @@ struct StreamLimitTests {
         #expect(coalesced.sent >= coalesced.limits.count)
         #expect(coalesced.limits.first == 1)
     }
+
+    @Test(
+        "h2load (nghttp2's client) alternating good and bad pushes on one connection for 30 s gets one SETTINGS a second",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/h2load"), "needs h2load (nghttp2-client)"))
+    func settingsOverThirtySeconds() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-settings-30s-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = folder.appendingPathComponent("alert.json")
+        try EndToEndTests.alert.write(to: body, atomically: true, encoding: .utf8)
+        try await withTestServer { server in
+            // h2load takes the URIs in this order, again and again: a malformed token (400 BadDeviceToken, the
+            // stream limit drops to 1), then a well-formed one (200, back to 1000): a flip on every push.
+            let base = "https://127.0.0.1:\(server.port)/3/device/"
+            let uris = folder.appendingPathComponent("uris.txt")
+            try "\(base)xyz\n\(base)\(Self.device)\n".write(to: uris, atomically: true, encoding: .utf8)
+            let started = ContinuousClock.now
+            let run = try await Subprocess.runOnOwnThread(
+                "/usr/bin/h2load",
+                ["-c", "1", "-m", "1", "--rps", "40", "-D", "30", "-i", uris.path, "-d", body.path,
+                 "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                 "-H", "authorization: bearer \(testProviderToken())"],
+                timeout: 90)
+            let elapsed = ContinuousClock.now - started
+            #expect(run.status == 0, "\(run.output)\(run.errors)")
+            let counts = Self.h2loadCounts(run.output)
+            // Well over a thousand flips in 30 s, every push answered on the one connection, none errored.
+            #expect(counts.succeeded >= 600 && counts.clientErrors >= 600, "\(run.output)")
+            #expect(counts.errored == 0, "\(run.output)")
+            let records = server.journal.records()
+            #expect(records.count == counts.succeeded + counts.clientErrors)
+            #expect(Set(records.map(\.connectionID)).count == 1, "h2load had to reconnect")
+            // The preface's SETTINGS, then at most one per started second: far below swift-nio-http2's 200 control
+            // frames in 30 s, where an unthrottled server would have sent one per push.
+            let settings = server.metrics.controlFramesSent.settings
+            let bound = 2 + Int(elapsed.components.seconds) + 1
+            #expect(settings <= bound, "\(settings) SETTINGS in \(elapsed), bound \(bound)")
+            #expect(settings >= 5, "the flips should still be announced, at most once a second: \(settings)")
+        }
+    }
+
+    /// h2load's `requests:` and `status codes:` lines: pushes answered 2xx, 4xx, and errored.
+    static func h2loadCounts(_ output: String) -> (succeeded: Int, clientErrors: Int, errored: Int) {
+        func number(before word: String, in line: Substring?) -> Int {
+            guard let line else { return -1 }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "," })
+            guard let index = words.firstIndex(of: Substring(word)), index > 0 else { return -1 }
+            return Int(words[index - 1]) ?? -1
+        }
+        let lines = output.split(separator: "\n")
+        let requests = lines.first { $0.hasPrefix("requests:") }
+        let statuses = lines.first { $0.hasPrefix("status codes:") }
+        return (number(before: "2xx", in: statuses), number(before: "4xx", in: statuses),
+                number(before: "errored", in: requests))
+    }
 }

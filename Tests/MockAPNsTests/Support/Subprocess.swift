@@ -30,6 +30,18 @@ enum Subprocess {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text())
     }
 
+    /// `run` on a thread of its own, awaited: a program that runs for long does not hold one of the few threads
+    /// the test suites' async work shares.
+    static func runOnOwnThread(
+        _ executable: String, _ arguments: [String], timeout: TimeInterval? = nil
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) })
+            }
+        }
+    }
+
     private final class ErrorCollector: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var data = Data()
