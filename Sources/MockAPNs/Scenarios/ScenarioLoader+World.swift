@@ -165,8 +165,7 @@ extension ScenarioLoader.Reader {
             throw field.error(
                 "must be at most \(DeviceToken.maximumLength) hex digits (the longest APNs takes), got \(text.count)")
         }
-        guard let token = DeviceToken(text) else { throw field.error("is not a device token") }
-        return token.hex
+        return text.lowercased()
     }
 
     /// The times a `since` may name: from 1970 (APNs timestamps count milliseconds from it) to the end of 9999 (the

@@ -4,7 +4,7 @@
 /// Each entry depends on its value alone (the world is fixed for the validator's life, and a connection makes a
 /// new memo with a new validator), so a hit answers exactly as the check would. Strings are compared in full
 /// (equal storage makes that one comparison); a payload is the same when it is the same array storage, which the
-/// HTTP/2 session shares between requests whose bodies are equal, and which the memo keeps alive.
+/// request assembler shares between requests whose bodies are equal, and which the memo keeps alive.
 ///
 /// A class: the validator's check context holds it by reference, instead of moving a value in and out per request.
 final class ValidationMemo {
@@ -15,12 +15,9 @@ final class ValidationMemo {
     /// What is wrong with a payload, if anything.
     private var payload: (body: [UInt8], problem: String?)?
     /// What a device token is made of.
-    private var token: (token: String, digits: TokenDigits)?
+    private var token: (token: String, digits: DeviceToken.Digits)?
     /// Whether a payload is a Live Activity start without `aps.alert`.
     private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
-
-    /// A device token's characters: all hex digits, and whether some are upper case.
-    typealias TokenDigits = DeviceToken.Digits
 
     init() {}
 
@@ -53,7 +50,7 @@ final class ValidationMemo {
         return found
     }
 
-    func digits(ofToken value: String) -> TokenDigits {
+    func digits(ofToken value: String) -> DeviceToken.Digits {
         if let token, token.token == value { return token.digits }
         // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of the check.
         let digits = value.withUTF8Bytes(DeviceToken.digits(in:))
