@@ -51,10 +51,10 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "apns-topic. Default: com.example.app (+ .push-type.liveactivity with --live-activity).")
     var topic: String?
 
-    @Option(name: .long, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
+    @Option(name: .long, parsing: .unconditional, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
     var priority: Int?
 
-    @Option(name: .long, help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
+    @Option(name: .long, parsing: .unconditional, help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
     var expiration: Int64?
 
     @Option(name: .long, help: "apns-collapse-id (at most 64 bytes).")
