@@ -159,6 +159,11 @@ struct PushCommandTests {
             (["--live-activity", "start", "--content-state", "{}"], "start needs --attributes-type"),
             (["--content-state", "{}"], "--content-state needs --live-activity"),
             ([], "nothing to send"),
+            (
+                ["--alert", "x", "--key", "/nonexistent/k.p8", "--key-id", "ABC123DEFG", "--team-id", "TEAM123456"],
+                "cannot read /nonexistent/k.p8"
+            ),
+            (["--alert", "x", "--team-id", "team"], "--team-id must be a 10-character Team ID"),
         ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try Self.push([Self.device] + arguments)
