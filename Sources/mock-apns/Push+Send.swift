@@ -6,8 +6,9 @@ import NIOCore
 import NIOSSL
 
 extension PushRequest {
-    /// How long `send` waits for the connection, and for the whole answer.
+    /// How long `send` waits for the connection.
     static let connectTimeout = TimeAmount.seconds(10)
+    /// How long `send` waits for the whole answer.
     static let requestTimeout = TimeAmount.seconds(30)
 
     /// Sends the push over HTTP/2 with one short-lived client and prints the answer; returns the status. Exit 3

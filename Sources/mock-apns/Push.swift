@@ -48,13 +48,16 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "apns-push-type. Default: alert, or liveactivity with --live-activity.")
     var pushType: String?
 
-    @Option(name: .long, help: "apns-topic. Default: com.example.app (+ .push-type.liveactivity with --live-activity).")
+    @Option(name: .long, help: "apns-topic. Default: com.example.app (+ .push-type.liveactivity for Live Activities).")
     var topic: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
+    @Option(
+        name: .long, parsing: .unconditional, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
     var priority: Int?
 
-    @Option(name: .long, parsing: .unconditional, help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
     var expiration: Int64?
 
     @Option(name: .long, help: "apns-collapse-id (at most 64 bytes).")
@@ -167,6 +170,7 @@ struct Push: AsyncParsableCommand {
         return members
     }
 
+    /// `text` parsed as a JSON object, or a usage error naming `option` and the byte where it goes wrong.
     static func jsonObject(_ text: String, option: String) throws -> [(String, JSONValue)] {
         try jsonObject(Array(text.utf8), option: option)
     }
