@@ -49,7 +49,8 @@ struct Token: ParsableCommand {
         return nil
     }
 
-    func run() throws {
+    /// The P-256 key in the .p8 file `p8`, or the embedded test key; a `CLIError` naming the file otherwise.
+    static func signingKey(p8: String?) throws -> ES256PrivateKey {
         let pem: String
         if let p8 {
             do { pem = try String(contentsOfFile: p8, encoding: .utf8) } catch {
@@ -58,10 +59,13 @@ struct Token: ParsableCommand {
         } else {
             pem = TestCredentials.signingKeyPEM
         }
-        let key: ES256PrivateKey
-        do { key = try ES256PrivateKey(pem: pem) } catch {
+        do { return try ES256PrivateKey(pem: pem) } catch {
             throw CLIError("\(p8 ?? "the embedded key") is not a P-256 private key: \(error)")
         }
+    }
+
+    func run() throws {
+        let key = try Self.signingKey(p8: p8)
         print(
             ProviderTokenSigner.makeToken(
                 teamID: team ?? TestCredentials.teamID, keyID: keyID ?? TestCredentials.keyID,

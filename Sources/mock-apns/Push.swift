@@ -1,0 +1,199 @@
+import ArgumentParser
+import Foundation
+import MockAPNs
+
+/// `mock-apns push`: sends one push to the mock (by default) or any APNs endpoint and prints APNs' answer.
+struct Push: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send one push to the mock (or any APNs endpoint) and print the answer.",
+        discussion: """
+            By default it targets the local mock: $MOCK_APNS_URL when set, else https://localhost:2197, trusting \
+            the system CAs and the embedded test CA, and signs with the embedded test key (team TESTTEAM01, key \
+            TESTKEY001). The payload is --payload (a file, or - for standard input), with --alert and the Live \
+            Activity options filled in (at least one of --alert, --payload and --live-activity is needed).
+
+            Live Activities: --live-activity start|update|end sets push type liveactivity, the topic suffix \
+            .push-type.liveactivity, aps.event and aps.timestamp (now, in seconds); --content-state fills \
+            aps.content-state; start also needs --attributes-type and --attributes.
+
+            Exit status: 0 on 200, 1 when APNs answers with an error, 2 on a usage error, 3 when the endpoint \
+            cannot be reached. With --curl it prints the equivalent curl command and sends nothing.
+            """)
+
+    /// The device (or push-to-start, or activity update) token: the last path segment of /3/device/.
+    @Argument(help: "The device token (hex), or a Live Activity's push-to-start or update token.")
+    var deviceToken: String
+
+    @Option(name: .long, help: "The APNs endpoint. Default: $MOCK_APNS_URL, else https://localhost:2197.")
+    var url: String?
+
+    @Option(name: .long, help: "Trust only this CA file (PEM). Default: the system CAs and the embedded test CA.")
+    var ca: String?
+
+    @Option(name: .long, help: "The .p8 signing key (PEM), with --key-id and --team-id. Default: the test key.")
+    var key: String?
+
+    @Option(name: .long, help: "The 10-character Key ID of --key. Default: TESTKEY001.")
+    var keyID: String?
+
+    @Option(name: .long, help: "The 10-character Team ID. Default: TESTTEAM01.")
+    var teamID: String?
+
+    @Option(name: .long, help: "Set aps.alert to this text.")
+    var alert: String?
+
+    @Option(name: .long, help: "The payload: a JSON file, or - for standard input.")
+    var payload: String?
+
+    @Option(name: .long, help: "apns-push-type. Default: alert, or liveactivity with --live-activity.")
+    var pushType: String?
+
+    @Option(name: .long, help: "apns-topic. Default: com.example.app (+ .push-type.liveactivity for Live Activities).")
+    var topic: String?
+
+    @Option(
+        name: .long, parsing: .unconditional, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
+    var priority: Int?
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
+    var expiration: Int64?
+
+    @Option(name: .long, help: "apns-collapse-id (at most 64 bytes).")
+    var collapseID: String?
+
+    @Option(name: .long, help: "apns-id, a UUID. Default: none sent (APNs assigns one).")
+    var apnsID: String?
+
+    @Option(name: .long, help: "Send a Live Activity event: start, update or end.")
+    var liveActivity: LiveActivityEvent?
+
+    @Option(name: .long, help: "aps.attributes-type, the Swift ActivityAttributes type name (start only).")
+    var attributesType: String?
+
+    @Option(name: .long, help: "aps.attributes, a JSON object (start only).")
+    var attributes: String?
+
+    @Option(name: .long, help: "aps.content-state, a JSON object.")
+    var contentState: String?
+
+    @Flag(name: .long, help: "Print the equivalent curl command instead of sending.")
+    var curl = false
+
+    /// A Live Activity event, the value of `aps.event`.
+    enum LiveActivityEvent: String, ExpressibleByArgument, CaseIterable {
+        case start, update, end
+    }
+
+    /// The default topic: the default world's app.
+    static let defaultTopic = "com.example.app"
+    /// The topic suffix of Live Activity pushes.
+    static let liveActivitySuffix = ".push-type.liveactivity"
+    /// The priorities APNs accepts.
+    static let priorities = [10, 5, 1]
+
+    func validate() throws {
+        try validateCredentials()
+        if let priority, !Self.priorities.contains(priority) {
+            throw ValidationError("--priority must be 10, 5 or 1 (what APNs accepts), got \(priority)")
+        }
+        if let expiration, expiration < 0 {
+            throw ValidationError("--expiration must be 0 or more seconds since 1970, got \(expiration)")
+        }
+        if let collapseID, collapseID.utf8.count > 64 {
+            throw ValidationError("--collapse-id must be at most 64 bytes, got \(collapseID.utf8.count)")
+        }
+        if let apnsID, UUID(uuidString: apnsID) == nil {
+            throw ValidationError("--apns-id must be a UUID (8-4-4-4-12 hex digits), got '\(apnsID)'")
+        }
+        if deviceToken.isEmpty || deviceToken.contains(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
+            throw ValidationError("the device token must be letters and digits (hex for APNs), got '\(deviceToken)'")
+        }
+        _ = try PushTarget(url: url ?? Self.defaultURL)
+        try validateLiveActivity()
+        if payload == nil, alert == nil, liveActivity == nil {
+            throw ValidationError("nothing to send: give --alert TEXT, --payload FILE|- or --live-activity")
+        }
+    }
+
+    private func validateCredentials() throws {
+        if key != nil, keyID == nil || teamID == nil { throw ValidationError("--key needs --key-id and --team-id") }
+        if let teamID, let problem = Token.identifierProblem(teamID) {
+            throw ValidationError("--team-id must be a 10-character Team ID (A-Z, 0-9), got '\(teamID)': \(problem)")
+        }
+        if let keyID, let problem = Token.identifierProblem(keyID) {
+            throw ValidationError("--key-id must be a 10-character Key ID (A-Z, 0-9), got '\(keyID)': \(problem)")
+        }
+    }
+
+    private func validateLiveActivity() throws {
+        guard let liveActivity else {
+            for (flag, value) in [
+                ("--attributes-type", attributesType), ("--attributes", attributes), ("--content-state", contentState),
+            ] where value != nil {
+                throw ValidationError("\(flag) needs --live-activity start|update|end")
+            }
+            return
+        }
+        if liveActivity != .start {
+            if attributesType != nil || attributes != nil {
+                throw ValidationError("--attributes-type and --attributes go with --live-activity start only")
+            }
+        } else if attributesType == nil || attributes == nil || contentState == nil {
+            throw ValidationError(
+                "--live-activity start needs --attributes-type, --attributes and --content-state")
+        }
+        if liveActivity == .update, contentState == nil {
+            throw ValidationError("--live-activity update needs --content-state")
+        }
+        if let attributes { _ = try Self.jsonObject(attributes, option: "--attributes") }
+        if let contentState { _ = try Self.jsonObject(contentState, option: "--content-state") }
+        if let pushType, pushType != "liveactivity" {
+            throw ValidationError("--live-activity sends push type liveactivity, not '\(pushType)'")
+        }
+    }
+
+    /// The URL used without `--url`: `MOCK_APNS_URL`, else the mock's default TLS port on this machine.
+    static var defaultURL: String {
+        ProcessInfo.processInfo.environment["MOCK_APNS_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "https://localhost:2197"
+    }
+
+    /// `text` parsed as a JSON object, or a usage error naming `option` and the byte where it goes wrong.
+    static func jsonObject(_ text: some Collection<UInt8>, option: String) throws -> [(String, JSONValue)] {
+        let value: JSONValue
+        do { value = try JSONParser.parse(Array(text)) } catch {
+            throw ValidationError("\(option) is not valid JSON: \(error.message) at byte \(error.offset)")
+        }
+        guard case .object(let members) = value else { throw ValidationError("\(option) must be a JSON object") }
+        return members
+    }
+
+    /// `text` parsed as a JSON object, or a usage error naming `option` and the byte where it goes wrong.
+    static func jsonObject(_ text: String, option: String) throws -> [(String, JSONValue)] {
+        try jsonObject(Array(text.utf8), option: option)
+    }
+
+    func run() async throws {
+        let request: PushRequest
+        do { request = try PushRequest(self) } catch let error as ValidationError {
+            throw Self.usage(error)
+        } catch let error as CLIError {
+            throw Self.usage(ValidationError(error.description))
+        }
+        if curl {
+            do { print(try request.curlCommand()) } catch { throw Self.usage(ValidationError("\(error)")) }
+            return
+        }
+        let status = try await request.send()
+        if status != 200 { throw ExitCode(1) }
+    }
+
+    /// A usage error found while running (a payload file that does not parse): printed with the help hint, exit 2.
+    static func usage(_ error: ValidationError) -> Error {
+        let text = "Error: \(error.message)\n  See 'mock-apns push --help' for more information.\n"
+        FileHandle.standardError.write(Data(text.utf8))
+        return ExitCode(MockAPNsCommand.usageExitCode)
+    }
+}
