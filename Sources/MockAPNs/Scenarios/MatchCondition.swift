@@ -80,6 +80,12 @@ public enum MatchCondition: Sendable {
         return true
     }
 
+    /// A bound as written in files and messages: whole numbers without `.0` (`5`, `0.5`, `1e+300`).
+    static func numberText(_ number: Double) -> String {
+        guard number == number.rounded(), abs(number) < 1e15 else { return String(number) }
+        return String(Int64(number))
+    }
+
     /// The condition as a scenario file writes it.
     var scenarioJSON: JSONValue {
         switch self {
@@ -88,8 +94,8 @@ public enum MatchCondition: Sendable {
         case .oneOf(let literals): return .object([("oneOf", .array(literals))])
         case .range(let low, let high):
             var members = [(String, JSONValue)]()
-            if let low { members.append(("min", .number(String(low)))) }
-            if let high { members.append(("max", .number(String(high)))) }
+            if let low { members.append(("min", .number(Self.numberText(low)))) }
+            if let high { members.append(("max", .number(Self.numberText(high)))) }
             return .object(members)
         }
     }

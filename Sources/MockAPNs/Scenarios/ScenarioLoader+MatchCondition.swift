@@ -91,7 +91,8 @@ extension ScenarioLoader.Reader {
             if key == "min" { low = number } else { high = number }
         }
         if let low, let high, low > high, let maxField = entries.first(where: { $0.key == "max" })?.field {
-            throw maxField.error("max (\(high)) is below min (\(low))")
+            throw maxField.error(
+                "max (\(MatchCondition.numberText(high))) is below min (\(MatchCondition.numberText(low)))")
         }
         return .range(min: low, max: high)
     }

@@ -181,7 +181,7 @@ struct MatchOperatorTests {
     func rangeErrors() throws {
         let inverted = try #require(loadError("{ payload: { aps.badge: { min: 5, max: 1 } } }"))
         #expect(inverted.field == "rules[0].match.payload.aps.badge.max")
-        #expect(inverted.message == "max (1.0) is below min (5.0)")
+        #expect(inverted.message == "max (1) is below min (5)")
         let quoted = try #require(loadError(#"{ payload: { aps.badge: { min: "5" } } }"#))
         #expect(quoted.message == #"expected a finite number, got the string "5""#)
         #expect(loadError("{ payload: { a: { max: .inf } } }")?.message.hasPrefix("expected a finite number") == true)
