@@ -166,8 +166,12 @@ extension ScenarioLoader.Reader {
                     throw value.error("a payload path must not be empty (write aps.alert.title)")
                 }
                 switch try matchValue(value, subject: .payload(path), literal: json) {
-                case .literal(let literal): match.payload[path] = literal
-                case .condition(let condition): match.conditions[.payload(path)] = condition
+                case .literal(let literal):
+                    match.payload[path] = literal
+                    match.conditions[.payload(path)] = nil
+                case .condition(let condition):
+                    match.conditions[.payload(path)] = condition
+                    match.payload[path] = nil
                 }
             }
         }
