@@ -49,4 +49,26 @@ struct MatchOperatorEndToEndTests {
             #expect(records.filter { $0.rule == "scripted:orders are throttled" }.count == 2)
         }
     }
+
+    @Test("POST /v1/rules takes operators, refuses a bad one with 422, and GET /v1/scenario writes them back")
+    func operatorsOverControlAPI() async throws {
+        try await withControlServer { server, control in
+            let bad = try await ControlCurl.call(
+                "POST", control, "/v1/rules", body: #"{"match": {"payload": {"aps.alert.title": {"regx": "x"}}}, "#
+                    + #""respond": {"reason": "TooManyRequests"}}"#)
+            #expect(bad.status == 422)
+            #expect(bad.error?.contains("did you mean 'regex'?") == true, "\(bad.text)")
+            let yaml = """
+                - name: titles
+                  match: { payload: { aps.alert.title: { regex: "^Order ready$" } } }
+                  respond: { reason: TooManyRequests }
+                """
+            #expect(try await ControlCurl.call("POST", control, "/v1/rules", body: yaml).status == 201)
+            #expect(try await sendPush(server) == 429)
+            #expect(try await sendPush(server, body: #"{"aps":{"alert":{"title":"Order ready!"}}}"#) == 200)
+            let snapshot = try await ControlCurl.call("GET", control, "/v1/scenario")
+            let rule = snapshot.json?["rules"]?.arrayValue?.first
+            #expect(rule?["match"]?["payload"]?["aps.alert.title"]?["regex"] == "^Order ready$", "\(snapshot.text)")
+        }
+    }
 }
