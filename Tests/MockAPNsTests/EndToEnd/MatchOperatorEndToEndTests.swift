@@ -34,13 +34,15 @@ struct MatchOperatorEndToEndTests {
             #expect(hit.body == #"{"reason":"TooManyRequests"}"#)
             #expect(try Self.push(server, token: gone, headers: ["apns-priority": "10"], body: matching).status == 429)
 
+            func alert(_ aps: String) -> String { #"{"aps":{"alert":{"title":"# + aps + "}}" }
+            let urgent = ["apns-priority": "10"]
             let misses: [(String, String, [String: String], String)] = [
-                ("token not in oneOf", ScriptedRulesEndToEndTests.token(3), ["apns-priority": "10"], matching),
+                ("token not in oneOf", ScriptedRulesEndToEndTests.token(3), urgent, matching),
                 ("priority below min", busy, ["apns-priority": "5"], matching),
-                ("title fails the regex", busy, ["apns-priority": "10"], #"{"aps":{"alert":{"title":"Your order"},"badge":3}}"#),
-                ("badge above max", busy, ["apns-priority": "10"], #"{"aps":{"alert":{"title":"Order 1"},"badge":10}}"#),
-                ("badge is a string", busy, ["apns-priority": "10"], #"{"aps":{"alert":{"title":"Order 1"},"badge":"3"}}"#),
-                ("sound exists", busy, ["apns-priority": "10"], #"{"aps":{"alert":{"title":"Order 1"},"badge":3,"sound":"a"}}"#),
+                ("title fails the regex", busy, urgent, alert(#""Your order"},"badge":3"#)),
+                ("badge above max", busy, urgent, alert(#""Order 1"},"badge":10"#)),
+                ("badge is a string", busy, urgent, alert(#""Order 1"},"badge":"3""#)),
+                ("sound exists", busy, urgent, alert(#""Order 1"},"badge":3,"sound":"a""#)),
             ]
             for (label, token, headers, body) in misses {
                 #expect(try Self.push(server, token: token, headers: headers, body: body).status == 200, "\(label)")

@@ -49,17 +49,22 @@ struct MatchOperatorTests {
 
     @Test("regex is unanchored, compiled at load, and tests a payload value's text")
     func regex() throws {
-        let match = try match(#"{ payload: { aps.alert.title: { regex: "Order [0-9]+" }, aps.badge: { regex: "^3$" } } }"#)
+        let match = try match(
+            #"{ payload: { aps.alert.title: { regex: "Order [0-9]+" }, aps.badge: { regex: "^3$" } } }"#)
         #expect(match.payload.isEmpty && match.conditions.count == 2)
         #expect(matches(match, request()))
         #expect(!matches(match, request(payload: #"{"aps":{"alert":{"title":"Order ready"},"badge":3}}"#)))
         #expect(!matches(match, request(payload: #"{"aps":{"alert":{"title":"Order 1"},"badge":33}}"#)))
         #expect(!matches(match, request(payload: #"{"aps":{"badge":3}}"#)), "an absent value never matches a regex")
 
-        let anchored = try self.match(#"{ topic: { regex: "^com\\.example\\." }, headers: { apns-collapse-id: { regex: "^order-" } } }"#)
-        #expect(matches(anchored, request(headers: [("apns-topic", "com.example.app"), ("apns-collapse-id", "order-7")])))
-        #expect(!matches(anchored, request(headers: [("apns-topic", "com.example.app"), ("apns-collapse-id", "x-order-7")])))
-        #expect(!matches(anchored, request(headers: [("apns-topic", "org.example.app"), ("apns-collapse-id", "order-7")])))
+        let anchored = try self.match(
+            #"{ topic: { regex: "^com\\.example\\." }, headers: { apns-collapse-id: { regex: "^order-" } } }"#)
+        func headers(_ topic: String, _ collapseID: String) -> [(String, String)] {
+            [("apns-topic", topic), ("apns-collapse-id", collapseID)]
+        }
+        #expect(matches(anchored, request(headers: headers("com.example.app", "order-7"))))
+        #expect(!matches(anchored, request(headers: headers("com.example.app", "x-order-7"))))
+        #expect(!matches(anchored, request(headers: headers("org.example.app", "order-7"))))
     }
 
     @Test("exists tells a present value (even null) from an absent one, in the payload and in headers")
@@ -79,7 +84,8 @@ struct MatchOperatorTests {
     @Test("oneOf compares like a literal: scalars by text, tokens ignoring case")
     func oneOf() throws {
         let match = try match(
-            "{ token: { oneOf: [\(Self.token.uppercased()), \(Self.otherToken)] }, payload: { aps.badge: { oneOf: [1, \"3\"] } } }"
+            "{ token: { oneOf: [\(Self.token.uppercased()), \(Self.otherToken)] }, "
+                + "payload: { aps.badge: { oneOf: [1, \"3\"] } } }"
         )
         #expect(match.conditions[.token] != nil && match.token == nil)
         #expect(matches(match, request()))
@@ -94,7 +100,8 @@ struct MatchOperatorTests {
 
     @Test("min and max bound a numeric payload value or header, inclusive; strings and absent values do not match")
     func range() throws {
-        let match = try match("{ payload: { aps.badge: { min: 1, max: 5 } }, headers: { apns-priority: { min: 5.5 } } }")
+        let match = try match(
+            "{ payload: { aps.badge: { min: 1, max: 5 } }, headers: { apns-priority: { min: 5.5 } } }")
         let priority10 = [("apns-priority", "10")]
         #expect(matches(match, request(headers: priority10)))
         #expect(!matches(match, request(headers: [("apns-priority", "5")])))
@@ -105,19 +112,20 @@ struct MatchOperatorTests {
         for badge in ["0", "5.01", #""3""#, "null"] {
             #expect(!matches(match, request(headers: priority10, payload: #"{"aps":{"badge":\#(badge)}}"#)), "\(badge)")
         }
-        guard case .range(let low, let high) = try self.match("{ payload: { n: { max: -1e3 } } }").conditions[.payload("n")]
-        else {
+        let bound = try self.match("{ payload: { n: { max: -1e3 } } }").conditions[.payload("n")]
+        guard case .range(let low, let high) = bound else {
             Issue.record("not a range")
             return
         }
         #expect(low == nil && high == -1000)
     }
 
-    @Test("a payload object is a literal unless it uses an operator; equals matches any literal, even one with operator keys")
+    @Test("a payload object is a literal unless it uses an operator; equals matches any literal, operator keys too")
     func literalsStayLiterals() throws {
         let literal = try match("{ payload: { order.driver: { name: Ana } } }")
         #expect(literal.payload["order.driver"] == .object([("name", .string("Ana"))]) && literal.conditions.isEmpty)
-        let wrapped = try match("{ payload: { limits: { equals: { min: 1, max: 2 } } }, topic: { equals: com.example.app } }")
+        let wrapped = try match(
+            "{ payload: { limits: { equals: { min: 1, max: 2 } } }, topic: { equals: com.example.app } }")
         #expect(wrapped.payload["limits"] == .object([("min", .number("1")), ("max", .number("2"))]))
         #expect(wrapped.topic == "com.example.app" && wrapped.conditions.isEmpty)
         #expect(matches(wrapped, request(payload: #"{"limits":{"min":1,"max":2}}"#)))
@@ -152,7 +160,8 @@ struct MatchOperatorTests {
         #expect(header.line == 2)
         #expect(
             header.message
-                == "unknown match operator 'regx' (did you mean 'regex'?); operators: regex, exists, oneOf, min, max, equals"
+                == "unknown match operator 'regx' (did you mean 'regex'?); "
+                + "operators: regex, exists, oneOf, min, max, equals"
         )
         let payload = try #require(loadError("{ payload: { aps.badge: { oneof: [1] } } }"))
         #expect(payload.field == "rules[0].match.payload.aps.badge.oneof")
@@ -224,7 +233,8 @@ struct MatchOperatorTests {
         let request = request(
             headers: [("apns-topic", "com.example.app"), ("apns-priority", "10"), ("apns-expiration", "0"),
                 ("apns-collapse-id", "order-1")],
-            payload: #"{"aps":{"alert":{"title":"Order 42"},"badge":1},"order":{"id":42,"limits":{"min":1,"max":2},"items":{"a":1}}}"#
+            payload: #"{"aps":{"alert":{"title":"Order 42"},"badge":1},"#
+                + #""order":{"id":42,"limits":{"min":1,"max":2},"items":{"a":1}}}"#
         )
         #expect(matches(match, request))
         #expect(matches(first.rules[0].match, request))
