@@ -4,7 +4,9 @@ import Yams
 extension ScenarioLoader.Reader {
     /// A `match` value: a literal (parsed by the field's own rules) or a value operator.
     enum MatchValue {
+        /// A literal, compared as `match` always compared (also what `{ equals: … }` gives).
         case literal(JSONValue)
+        /// A value operator.
         case condition(MatchCondition)
     }
 
