@@ -25,17 +25,23 @@ extension ScriptedRule {
     public var scenarioJSON: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
         var matchMembers: [(String, JSONValue)] = []
-        if let token = match.token { matchMembers.append(("token", .string(token))) }
-        if let topic = match.topic { matchMembers.append(("topic", .string(topic))) }
-        if let pushType = match.pushType { matchMembers.append(("pushType", .string(pushType))) }
-        if !match.headers.isEmpty {
-            matchMembers.append(
-                ("headers", .object(match.headers.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        func text(_ literal: String?, _ subject: MatchSubject) -> JSONValue? {
+            literal.map { .string($0) } ?? match.conditions[subject]?.scenarioJSON
         }
-        if !match.payload.isEmpty {
-            matchMembers.append(
-                ("payload", .object(match.payload.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+        if let token = text(match.token, .token) { matchMembers.append(("token", token)) }
+        if let topic = text(match.topic, .topic) { matchMembers.append(("topic", topic)) }
+        if let pushType = text(match.pushType, .pushType) { matchMembers.append(("pushType", pushType)) }
+        var headers = match.headers.map { ($0.key, JSONValue.string($0.value)) }
+        var payload = match.payload.map { ($0.key, Self.payloadLiteral($0.value)) }
+        for (subject, condition) in match.conditions {
+            switch subject {
+            case .header(let name): headers.append((name, condition.scenarioJSON))
+            case .payload(let path): payload.append((path, condition.scenarioJSON))
+            case .token, .topic, .pushType: break
+            }
         }
+        if !headers.isEmpty { matchMembers.append(("headers", .object(headers.sorted { $0.0 < $1.0 }))) }
+        if !payload.isEmpty { matchMembers.append(("payload", .object(payload.sorted { $0.0 < $1.0 }))) }
         if !matchMembers.isEmpty { members.append(("match", .object(matchMembers))) }
         if let nth { members.append(("nth", .number(String(nth)))) }
         if let times { members.append(("times", .number(String(times)))) }
@@ -51,6 +57,15 @@ extension ScriptedRule {
             if let delay { members.append(("delay", .string(Self.durationText(delay)))) }
         }
         return .object(members)
+    }
+
+    /// A literal payload value as written in `match.payload`: an object that would read as an operator mapping is
+    /// wrapped in `{ equals: … }`.
+    static func payloadLiteral(_ value: JSONValue) -> JSONValue {
+        guard let members = value.objectMembers, MatchCondition.isOperatorMapping(keys: members.map(\.0)) else {
+            return value
+        }
+        return .object([("equals", value)])
     }
 
     /// A duration as the scenario format writes it: whole milliseconds, `250ms`.

@@ -118,28 +118,46 @@ extension ScenarioLoader.Reader {
         return .respond(status: status, reason: reason, timestamp: timestamp, delay: delay)
     }
 
-    /// The `match` mapping.
+    /// The `match` mapping. Each value is a literal or a value operator (see `ScenarioLoader+MatchCondition`).
     func match(_ field: Field) throws(ScenarioError) -> RuleMatch {
         let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload"])
         var match = RuleMatch()
         if let token = fields["token"] {
-            match.token = try deviceToken(token)
+            switch try matchValue(token, subject: .token, literal: { (f: Field) throws(ScenarioError) in
+                .string(try deviceToken(f))
+            }) {
+            case .literal(let value): match.token = value.scalarText
+            case .condition(let condition): match.conditions[.token] = condition
+            }
         }
         if let topic = fields["topic"] {
-            match.topic = try bundleID(topic)
+            switch try matchValue(topic, subject: .topic, literal: { (f: Field) throws(ScenarioError) in
+                .string(try bundleID(f))
+            }) {
+            case .literal(let value): match.topic = value.scalarText
+            case .condition(let condition): match.conditions[.topic] = condition
+            }
         }
         if let pushType = fields["pushType"] {
-            let name = try pushType.string()
-            guard APNsPushType.named(name) != nil else {
-                let names = APNsPushType.all.map(\.name).joined(separator: ", ")
-                throw pushType.error("must be one of: \(names); got \(pushType.shortDescription)")
+            switch try matchValue(pushType, subject: .pushType, literal: pushTypeName) {
+            case .literal(let value): match.pushType = value.scalarText
+            case .condition(let condition): match.conditions[.pushType] = condition
             }
-            match.pushType = name
         }
         if let headers = fields["headers"] {
             for (name, value) in try headers.freeMapping() {
                 guard !name.isEmpty else { throw value.error("a header name must not be empty") }
-                match.headers[name.lowercased()] = try value.string()
+                let subject = MatchSubject.header(name.lowercased())
+                switch try matchValue(value, subject: subject, literal: { (f: Field) throws(ScenarioError) in
+                    .string(try f.string())
+                }) {
+                case .literal(let literal):
+                    match.headers[name.lowercased()] = literal.scalarText
+                    match.conditions[subject] = nil
+                case .condition(let condition):
+                    match.conditions[subject] = condition
+                    match.headers[name.lowercased()] = nil
+                }
             }
         }
         if let payload = fields["payload"] {
@@ -147,10 +165,27 @@ extension ScenarioLoader.Reader {
                 guard !path.isEmpty else {
                     throw value.error("a payload path must not be empty (write aps.alert.title)")
                 }
-                match.payload[path] = try json(value)
+                switch try matchValue(value, subject: .payload(path), literal: json) {
+                case .literal(let literal):
+                    match.payload[path] = literal
+                    match.conditions[.payload(path)] = nil
+                case .condition(let condition):
+                    match.conditions[.payload(path)] = condition
+                    match.payload[path] = nil
+                }
             }
         }
         return match
+    }
+
+    /// A `pushType` name, which must be a known push type.
+    func pushTypeName(_ field: Field) throws(ScenarioError) -> JSONValue {
+        let name = try field.string()
+        guard APNsPushType.named(name) != nil else {
+            let names = APNsPushType.all.map(\.name).joined(separator: ", ")
+            throw field.error("must be one of: \(names); got \(field.shortDescription)")
+        }
+        return .string(name)
     }
 
     /// Any YAML value as JSON: scalars by their resolved type, lists as arrays, mappings as objects.

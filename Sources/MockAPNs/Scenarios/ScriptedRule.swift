@@ -35,6 +35,9 @@ public struct RuleMatch: Sendable {
     public var headers: [String: String]
     /// Payload values by dotted path (`aps.alert.title`); a scalar matches its text (`5` matches `"5"` and `5`).
     public var payload: [String: JSONValue]
+    /// Value operators (`regex`, `exists`, `oneOf`, `min`/`max`) by the value they test; a value has either a
+    /// literal above or a condition here, never both.
+    public var conditions: [MatchSubject: MatchCondition] = [:]
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, headers: [String: String] = [:],
@@ -48,7 +51,7 @@ public struct RuleMatch: Sendable {
     }
 
     /// Whether the rule needs the payload parsed (kept off the hot path otherwise).
-    public var needsPayload: Bool { !payload.isEmpty }
+    public var needsPayload: Bool { !payload.isEmpty || conditions.keys.contains(where: \.isPayload) }
 }
 
 /// What a scripted rule does with a request it applies to.

@@ -77,6 +77,27 @@ public final class ScriptedRules: Sendable {
                 if actual != expected && actual.scalarText != expected.scalarText { return false }
             }
         }
+        for (subject, condition) in match.conditions where !Self.passes(condition, subject, request, payload) {
+            return false
+        }
         return true
+    }
+
+    /// Whether `request` passes `condition` on `subject`; `payload` was parsed already if any subject needs it.
+    private static func passes(
+        _ condition: MatchCondition, _ subject: MatchSubject, _ request: APNsRequest, _ payload: JSONValue??
+    ) -> Bool {
+        switch subject {
+        case .token: return condition.matches(text: request.deviceToken, caseInsensitive: true)
+        case .topic: return condition.matches(text: request.fields.topic)
+        case .pushType:
+            // `exists` tells whether the header was sent; the other operators see `alert` when it was not.
+            if case .exists = condition { return condition.matches(text: request.fields.pushType) }
+            return condition.matches(text: request.fields.pushType ?? "alert")
+        case .header(let name): return condition.matches(text: request.header(name))
+        case .payload(let path):
+            guard let parsed = payload ?? nil else { return false }
+            return condition.matches(parsed.value(atPath: path))
+        }
     }
 }
