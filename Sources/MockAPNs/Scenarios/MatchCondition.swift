@@ -119,6 +119,65 @@ public final class MatchPattern: @unchecked Sendable {
         self.expression = try NSRegularExpression(pattern: pattern)
     }
 
+    /// Whether `pattern` repeats a group that itself repeats, such as `(a+)+` or `(a*)*`: on a long value that
+    /// almost matches, a backtracking engine (ICU's, here) can take exponential time, and a rule's match runs for
+    /// every push. Such patterns are refused when the scenario loads. A heuristic over the pattern's text: escapes
+    /// and character classes are skipped; only `*`, `+` and `{n,}`-style repetition count, not `?`.
+    public static func repeatsRepetition(_ pattern: String) -> Bool {
+        let bytes = Array(pattern.utf8)
+        // For each open group: whether something inside it repeats without bound.
+        var groups: [Bool] = []
+        var index = 0
+        func isRepetition(at position: Int) -> Bool {
+            guard position < bytes.count else { return false }
+            switch bytes[position] {
+            case UInt8(ascii: "*"), UInt8(ascii: "+"): return true
+            case UInt8(ascii: "{"):
+                // {n,} or {n,m} with m > 1 repeats; {n} does not.
+                var end = position + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "}") { end += 1 }
+                guard end < bytes.count else { return false }
+                let inside = String(decoding: bytes[(position + 1)..<end], as: UTF8.self)
+                let parts = inside.split(separator: ",", omittingEmptySubsequences: false)
+                guard parts.count == 2 else { return false }
+                return parts[1].isEmpty || (Int(parts[1]) ?? 0) > 1
+            default: return false
+            }
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 2
+                continue
+            case UInt8(ascii: "["):
+                // A character class: skip to its closing bracket (a first `]` or `^]` is a member).
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "^") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1 }
+                while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+                if isRepetition(at: index), !groups.isEmpty { groups[groups.count - 1] = true }
+                continue
+            case UInt8(ascii: "("):
+                groups.append(false)
+            case UInt8(ascii: ")"):
+                let repeatsInside = groups.popLast() ?? false
+                if isRepetition(at: index + 1) {
+                    if repeatsInside { return true }
+                    if !groups.isEmpty { groups[groups.count - 1] = true }
+                } else if repeatsInside, !groups.isEmpty {
+                    groups[groups.count - 1] = true
+                }
+            default:
+                if isRepetition(at: index + 1), !groups.isEmpty { groups[groups.count - 1] = true }
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// Whether `text` contains a match.
     public func matches(_ text: String) -> Bool {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil

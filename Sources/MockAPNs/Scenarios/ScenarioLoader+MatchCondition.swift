@@ -70,6 +70,11 @@ extension ScenarioLoader.Reader {
                 "a regex is at most \(MatchPattern.maximumLength) bytes; this one is \(text.utf8.count)"
             )
         }
+        guard !MatchPattern.repeatsRepetition(text) else {
+            throw field.error(
+                "a regex must not repeat a group that itself repeats, like (a+)+: on a long value that almost "
+                    + "matches it can take exponential time; repeat the inner part only")
+        }
         do {
             return try MatchPattern(text)
         } catch {

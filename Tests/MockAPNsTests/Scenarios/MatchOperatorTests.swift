@@ -142,6 +142,20 @@ struct MatchOperatorTests {
         #expect(error.message == "not a valid regular expression: (unclosed")
     }
 
+    @Test("a regex that repeats a repeated group (exponential on a near miss) is refused; ordinary ones load")
+    func nestedRepetition() throws {
+        for pattern in [#"(a+)+$"#, #"(x|y*)*"#, #"((ab)*c)+"#, #"(a{2,})+"#, #"([0-9]+,)*"#] {
+            let error = try #require(loadError("{ topic: { regex: '\(pattern)' } }"), "\(pattern)")
+            #expect(error.field == "rules[0].match.topic.regex")
+            #expect(error.message.hasPrefix("a regex must not repeat a group that itself repeats"))
+        }
+        for pattern in [#"^Order [0-9]+"#, #"(ab)+"#, #"(a|b)*c"#, #"[(a+)]+"#, #"\(a+\)+"#, #"(a{2})+"#, #"(a?)+"#] {
+            #expect(!MatchPattern.repeatsRepetition(pattern), "\(pattern)")
+        }
+        // What the check is for: this pattern against 30 a's and a b would backtrack about 2^30 times per push.
+        #expect(MatchPattern.repeatsRepetition(#"(a+)+b"#))
+    }
+
     @Test("a regex longer than 1 KiB or empty is refused")
     func regexLimits() throws {
         let long = String(repeating: "a", count: MatchPattern.maximumLength + 1)
