@@ -34,6 +34,12 @@ public struct Scenario: Sendable {
     public var journalMaxBytes: Int = Journal.defaultMaxBytes
     /// Handshake and idle timeouts and the connection cap (`limits:`).
     public var limits = ConnectionLimits()
+    /// What the run must have received (`expect:`), checked by `verify`.
+    public var expectations: [ScenarioExpectation] = []
+    /// Whether a request no expectation matches fails the run (`unexpected:`).
+    public var unexpected: UnexpectedRequests = .allow
+    /// Provider behaviour checked after the run (`checks:`).
+    public var checks: [ProviderCheck] = []
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],
