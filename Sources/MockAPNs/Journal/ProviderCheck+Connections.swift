@@ -15,8 +15,8 @@ extension ProviderCheck {
             breaches.append(
                 Breach(
                     record: record,
-                    why: "the first request on connection \(record.connectionID), the \(seen.count)th to carry "
-                        + "requests; keep at most \(maxConnections) open and reuse them"))
+                    why: "the first request on connection \(record.connectionID), which made \(seen.count) "
+                        + "connections carrying requests; keep at most \(maxConnections) open and reuse them"))
         }
         let lookedAt = "\(Self.counted(records.count, "request")) on \(Self.counted(seen.count, "connection")), "
             + "at most \(maxConnections)"

@@ -9,9 +9,10 @@ public struct ProviderCheck: Sendable, Hashable {
         case noRetryOnPermanentErrors = "no-retry-on-permanent-errors"
         /// A retry after 429/500/503 waits at least `minimumBackoff`.
         case backsOff = "backs-off"
-        /// At most `maxConnections` TLS connections opened.
+        /// At most `maxConnections` TLS connections carried requests.
         case reusesConnections = "reuses-connections"
-        /// No `ExpiredProviderToken`/`TooManyProviderTokenUpdates`, and no provider token used past 60 minutes.
+        /// No `ExpiredProviderToken`/`TooManyProviderTokenUpdates`, and no provider token used past `maxTokenAge`
+        /// (60 minutes).
         case tokenRefresh = "token-refresh"
         /// No 4xx that no rule scripted and no expectation names.
         case noUnexpectedErrors = "no-unexpected-errors"
@@ -20,7 +21,8 @@ public struct ProviderCheck: Sendable, Hashable {
     public var kind: Kind
     /// `backs-off`: the shortest wait before a retry after 429/500/503 (`minimum`, default 1 s).
     public var minimumBackoff: Duration = .seconds(1)
-    /// `reuses-connections`: the most TLS connections a run may open (`maxConnections`, default 4).
+    /// `reuses-connections`: the most TLS connections that may carry requests in a run (`maxConnections`,
+    /// default 4).
     public var maxConnections: Int = 4
     /// `token-refresh`: the oldest a provider token may be when a request uses it (`maxAge`, default 60 minutes,
     /// the age at which APNs answers `ExpiredProviderToken`).
