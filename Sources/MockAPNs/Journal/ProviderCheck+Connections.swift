@@ -18,7 +18,8 @@ extension ProviderCheck {
                     why: "the first request on connection \(record.connectionID), which made \(seen.count) "
                         + "connections carrying requests; keep at most \(maxConnections) open and reuse them"))
         }
-        let lookedAt = "\(Self.counted(records.count, "request")) on \(Self.counted(seen.count, "connection")), "
+        let lookedAt =
+            "\(Self.counted(records.count, "request")) on \(Self.counted(seen.count, "connection")), "
             + "at most \(maxConnections)"
         return item(breaches, lookedAt: lookedAt)
     }
@@ -46,7 +47,8 @@ extension ProviderCheck {
                             + "before (iat \(issuedAt)); refresh it within \(DurationText.text(maxTokenAge))"))
             }
         }
-        let lookedAt = "\(Self.counted(tokenRequests, "request")) with a provider token, "
+        let lookedAt =
+            "\(Self.counted(tokenRequests, "request")) with a provider token, "
             + "max age \(DurationText.text(maxTokenAge))"
         return item(breaches, lookedAt: lookedAt)
     }
@@ -64,7 +66,8 @@ extension ProviderCheck {
             let why = "no rule scripted it and no expectation names it (\(record.rule): \(record.explanation))"
             breaches.append(Breach(record: record, why: why))
         }
-        let lookedAt = "\(Self.counted(errors, "4xx answer")) other than 410 in "
+        let lookedAt =
+            "\(Self.counted(errors, "4xx answer")) other than 410 in "
             + Self.counted(records.count, "request")
         return item(breaches, lookedAt: lookedAt)
     }

@@ -47,7 +47,8 @@ extension ProviderCheck {
                 goneAt[token] = record
             }
         }
-        let lookedAt = "\(Self.counted(pushes, "push", plural: "pushes")), "
+        let lookedAt =
+            "\(Self.counted(pushes, "push", plural: "pushes")), "
             + "\(Self.counted(goneAt.count, "token")) answered 410"
         return item(breaches, lookedAt: lookedAt)
     }
@@ -110,7 +111,8 @@ extension ProviderCheck {
                 waiting[token] = record
             }
         }
-        let lookedAt = "\(Self.counted(retries, "retry", plural: "retries")) after 429/500/503, "
+        let lookedAt =
+            "\(Self.counted(retries, "retry", plural: "retries")) after 429/500/503, "
             + "minimum \(DurationText.text(minimumBackoff))"
         return item(breaches, lookedAt: lookedAt)
     }

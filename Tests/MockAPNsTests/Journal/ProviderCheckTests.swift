@@ -160,7 +160,8 @@ struct ProviderCheckTests {
 
     @Test("5 connections with at most 4 fail on the first request of the fifth; 4 pass")
     func connections() {
-        let five = (1...5).map { Self.record(UInt64($0), at: Double($0), connection: UInt64($0)) }
+        let five =
+            (1...5).map { Self.record(UInt64($0), at: Double($0), connection: UInt64($0)) }
             + [Self.record(6, at: 6, connection: 5)]
         let item = Self.run(ProviderCheck(.reusesConnections), five)
         #expect(item.records == [5])

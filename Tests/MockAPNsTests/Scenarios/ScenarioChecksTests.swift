@@ -42,9 +42,10 @@ struct ScenarioChecksTests {
               - no-unexpected-errors:
             """
         let checks = try load(yaml)
-        #expect(checks.map(\.kind) == [
-            .stopsAfterUnregistered, .backsOff, .reusesConnections, .tokenRefresh, .noUnexpectedErrors,
-        ])
+        #expect(
+            checks.map(\.kind) == [
+                .stopsAfterUnregistered, .backsOff, .reusesConnections, .tokenRefresh, .noUnexpectedErrors,
+            ])
         #expect(checks[1].minimumBackoff == .milliseconds(2500))
         #expect(checks[2].maxConnections == 2)
         #expect(checks[3].maxTokenAge == .seconds(1200))
