@@ -131,3 +131,23 @@ extension FidelitySettings {
         ])
     }
 }
+
+extension ProviderCheck {
+    /// The check as a `checks:` entry: its name, or with parameters that differ from the defaults a one-key
+    /// mapping of its name to them (`{"backs-off": {"minimum": "2000ms"}}`).
+    public var scenarioJSON: JSONValue {
+        let defaults = ProviderCheck(kind)
+        var parameters: [(String, JSONValue)] = []
+        switch kind {
+        case .backsOff where minimumBackoff != defaults.minimumBackoff:
+            parameters.append(("minimum", .string(ScriptedRule.durationText(minimumBackoff))))
+        case .reusesConnections where maxConnections != defaults.maxConnections:
+            parameters.append(("maxConnections", .number(String(maxConnections))))
+        case .tokenRefresh where maxTokenAge != defaults.maxTokenAge:
+            parameters.append(("maxAge", .string(ScriptedRule.durationText(maxTokenAge))))
+        default:
+            break
+        }
+        return parameters.isEmpty ? .string(kind.rawValue) : .object([(kind.rawValue, .object(parameters))])
+    }
+}

@@ -77,6 +77,9 @@ extension ScenarioLoader {
             if let limits = fields["limits"] {
                 scenario.limits = try self.limits(limits)
             }
+            if let checks = fields["checks"] {
+                scenario.checks = try self.checks(checks)
+            }
             return scenario
         }
 
