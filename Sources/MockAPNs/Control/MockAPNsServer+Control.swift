@@ -38,7 +38,10 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
-        var snapshot = ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+        let running = currentScenario
+        var snapshot = ScenarioSnapshot(
+            name: running.name, world: engine.world, rules: engine.rules.rules,
+            activityTypes: running.declaredActivityTypes)
         // The limits in force (flags included): they belong to the listeners and stay as the server started.
         if case .object(var members) = snapshot.document {
             members.append(("limits", self.scenario.limits.scenarioJSON))

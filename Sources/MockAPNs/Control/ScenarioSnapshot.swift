@@ -12,10 +12,14 @@ public struct ScenarioSnapshot: Sendable {
         self.document = document
     }
 
-    /// The snapshot of `world` and `rules` under `name`.
-    public init(name: String, world: World, rules: [ScriptedRule]) {
+    /// The snapshot of `world`, `rules` and the declared Live Activity types (written when there are any)
+    /// under `name`.
+    public init(name: String, world: World, rules: [ScriptedRule], activityTypes: [ActivitySchema] = []) {
         self.name = name
+        let types: [(String, JSONValue)] =
+            activityTypes.isEmpty ? [] : [("activityTypes", ActivitySchema.scenarioJSON(activityTypes))]
         self.document = .object(
-            [("name", .string(name))] + world.scenarioMembers + [("rules", .array(rules.map(\.scenarioJSON)))])
+            [("name", .string(name))] + types + world.scenarioMembers
+                + [("rules", .array(rules.map(\.scenarioJSON)))])
     }
 }
