@@ -17,10 +17,9 @@ public enum ActivityDateWarning {
         dates.compactMap { decoded in
             let distance = decoded.date.timeIntervalSince(now)
             guard abs(distance) > threshold else { return nil }
-            let days = Int(threshold / 86_400)
             let guess =
                 likelyMistake(dateDecoding: dateDecoding, future: distance > 0)
-                ?? "more than \(days) days \(distance > 0 ? "ahead of" : "before") the clock"
+                ?? "more than \(spanText(threshold)) \(distance > 0 ? "ahead of" : "before") the clock"
             return "\(decoded.path) decodes to \(dayText(decoded.date)): \(guess)"
         }
     }
@@ -38,6 +37,15 @@ public enum ActivityDateWarning {
         case (.millisecondsSince1970, false): "seconds sent to a millisecondsSince1970 field?"
         default: nil
         }
+    }
+
+    /// `365 days` for whole days, else as `DurationText` writes it (`1h`).
+    static func spanText(_ threshold: TimeInterval) -> String {
+        guard threshold.isFinite, abs(threshold) < 1e12 else { return "\(threshold) seconds" }
+        if threshold >= 86_400, threshold.truncatingRemainder(dividingBy: 86_400) == 0 {
+            return "\(Int(threshold / 86_400)) days"
+        }
+        return DurationText.text(.milliseconds(Int64((threshold * 1000).rounded())))
     }
 
     /// The day `date` falls on, `2057-11-23`, for dates from year 1 to 9999; others by their side of that range.
