@@ -69,10 +69,10 @@ extension ScenarioLoader.Reader {
         }
     }
 
-    /// A type or field name: not empty, no spaces.
+    /// A type or field name: not empty, no spaces, no `?` (which marks an optional field, once, at the end).
     private func checkName(_ name: String, of entry: Field, what: String, example: String) throws(ScenarioError) {
-        guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
-            throw entry.error("\(what) needs a name without spaces, like \(example); got \"\(name)\"")
+        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "?" }) else {
+            throw entry.error("\(what) needs a name without spaces or '?', like \(example); got \"\(name)\"")
         }
     }
 

@@ -121,6 +121,7 @@ struct ActivityTypesLoaderTests {
                 "activityTypes:\n  T:\n    attributes: { \"a?\": Int? }\n", "activityTypes.T.attributes.a?",
                 "optional twice"
             ),
+            ("activityTypes:\n  T:\n    attributes: { \"a??\": Int }\n", "activityTypes.T.attributes.a??", "or '?'"),
             (
                 "activityTypes:\n  T:\n    dateDecoding: iso8061\n", "activityTypes.T.dateDecoding",
                 "did you mean 'iso8601'?"
