@@ -54,6 +54,7 @@ public enum ActivityDateDecoding: String, Sendable, Hashable, CaseIterable {
     case secondsSince1970
     /// A JSON number of milliseconds since 1970-01-01.
     case millisecondsSince1970
-    /// A string Foundation's `Date.ISO8601FormatStyle()` parses (internet date-time).
+    /// A string Foundation's `Date.ISO8601FormatStyle()` parses (internet date-time, an offset or fractional seconds
+    /// allowed), as `JSONDecoder` does from iOS 17 on; iOS 16's `ISO8601DateFormatter` refused fractional seconds.
     case iso8601
 }

@@ -120,8 +120,9 @@ struct ActivityDecoderTests {
         #expect(millis.dates.first?.date == Date(timeIntervalSince1970: 1_700_000_000.5))
         let iso = try decode(#"{"eta": "2026-11-23T10:00:00Z"}"#, eta, dates: .iso8601)
         #expect(iso.dates.first?.date == Date(timeIntervalSince1970: 1_795_428_000))
-        // Foundation's default ISO 8601 parse also takes fractional seconds (the differential test pins the value).
-        #expect(try decode(#"{"eta": "2026-11-23T10:00:00.250Z"}"#, eta, dates: .iso8601).error == nil)
+        // Foundation's default ISO 8601 parse (iOS 17+) also takes fractional seconds, and keeps them.
+        let fractional = try decode(#"{"eta": "2026-11-23T10:00:00.250Z"}"#, eta, dates: .iso8601)
+        #expect(fractional.dates.first?.date == Date(timeIntervalSince1970: 1_795_428_000.25))
         let dayOnly = try decode(#"{"eta": "2026-11-23"}"#, eta, dates: .iso8601)
         #expect(dayOnly.error?.kind == .dataCorrupted)
         #expect(
