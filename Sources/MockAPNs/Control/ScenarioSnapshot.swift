@@ -2,8 +2,9 @@
 public struct ScenarioSnapshot: Sendable {
     /// The scenario's name.
     public var name: String
-    /// The document: the fields of a scenario file (name, environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, rules) as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario` accept back.
+    /// The document: the fields of a scenario file (name, activityTypes when there are any, environment,
+    /// unknownDevices, unknownKeys, keys, apps, devices, rules) as JSON, which `loadScenario(yaml:)` and
+    /// `PUT /v1/scenario` accept back.
     public var document: JSONValue
 
     /// A snapshot named `name` with `document`.
