@@ -40,7 +40,7 @@ extension MockAPNsServer: MockAPNsControl {
     public func scenario() async throws -> ScenarioSnapshot {
         let running = currentScenario
         var snapshot = ScenarioSnapshot(
-            name: running.name, world: engine.world, rules: engine.rules.rules, checks: running.checks)
+            name: running.name, world: engine.world, rules: engine.rules.rules, declarations: running)
         // The limits in force (flags included): they belong to the listeners and stay as the server started.
         if case .object(var members) = snapshot.document {
             members.append(("limits", self.scenario.limits.scenarioJSON))

@@ -22,7 +22,7 @@ extension FuzzTarget {
                 yaml: yaml, sourcePath: nil, baseDirectory: base, now: scenarioLoadTime)
         else { return nil }
         let document = ScenarioSnapshot(
-            name: scenario.name, world: scenario.world, rules: scenario.rules, checks: scenario.checks
+            name: scenario.name, world: scenario.world, rules: scenario.rules, declarations: scenario
         ).document
         let reloaded: Scenario
         do {
@@ -34,7 +34,7 @@ extension FuzzTarget {
                     + document.jsonText.prefix(600))
         }
         let again = ScenarioSnapshot(
-            name: reloaded.name, world: reloaded.world, rules: reloaded.rules, checks: reloaded.checks
+            name: reloaded.name, world: reloaded.world, rules: reloaded.rules, declarations: reloaded
         ).document
         guard again == document else {
             let first = Array(document.jsonText.utf8)

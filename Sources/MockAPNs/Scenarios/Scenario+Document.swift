@@ -7,6 +7,7 @@ extension Device {
         if let bundleID { members.append(("app", .string(bundleID))) }
         if let environment { members.append(("environment", .string(environment.rawValue))) }
         members.append(("kind", .string(kind.rawValue)))
+        if let attributesType { members.append(("attributesType", .string(attributesType))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))

@@ -40,6 +40,13 @@ public struct Scenario: Sendable {
     public var unexpected: UnexpectedRequests = .allow
     /// Provider behaviour checked after the run (`checks:`).
     public var checks: [ProviderCheck] = []
+    /// The app's Live Activity attributes types (`activityTypes:`), in file order.
+    public var declaredActivityTypes: [ActivitySchema] = []
+
+    /// The declared Live Activity attributes types by Swift name.
+    public var activityTypes: [String: ActivitySchema] {
+        Dictionary(declaredActivityTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],

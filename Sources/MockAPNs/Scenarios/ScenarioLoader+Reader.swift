@@ -65,8 +65,12 @@ extension ScenarioLoader {
             if let apps = fields["apps"] {
                 scenario.world.apps = try self.apps(apps)
             }
+            if let activityTypes = fields["activityTypes"] {
+                scenario.declaredActivityTypes = try self.activityTypes(activityTypes)
+            }
             if let devices = fields["devices"] {
-                scenario.world.devices = try self.devices(devices)
+                scenario.world.devices = try self.devices(
+                    devices, activityTypes: scenario.declaredActivityTypes.map(\.name))
             }
             if let rules = fields["rules"] {
                 scenario.rules = try self.rules(rules)

@@ -109,7 +109,7 @@ struct ScenarioChecksTests {
             """
         let scenario = try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/")
         let document = ScenarioSnapshot(
-            name: scenario.name, world: scenario.world, rules: scenario.rules, checks: scenario.checks
+            name: scenario.name, world: scenario.world, rules: scenario.rules, declarations: scenario
         ).document
         #expect(document["checks"]?.arrayValue?.count == 5)
         #expect(document["checks"]?.arrayValue?[0]["backs-off"]?["minimum"] == "1500ms")
