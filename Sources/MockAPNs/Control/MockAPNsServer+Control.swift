@@ -38,7 +38,9 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
-        var snapshot = ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+        var snapshot = ScenarioSnapshot(
+            name: currentScenario.name, world: engine.world, rules: engine.rules.rules,
+            expectations: currentScenario.expectations, unexpected: currentScenario.unexpected)
         // The limits in force (flags included): they belong to the listeners and stay as the server started.
         if case .object(var members) = snapshot.document {
             members.append(("limits", self.scenario.limits.scenarioJSON))
