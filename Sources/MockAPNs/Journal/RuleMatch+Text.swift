@@ -31,16 +31,9 @@ extension RuleMatch {
     static func actualText(
         _ field: RuleMatchField, _ request: APNsRequest.Content, payload: JSONValue??
     ) -> String {
-        let subject: MatchSubject
-        switch field {
-        case .token: subject = .token
-        case .topic: subject = .topic
-        case .pushType: return request.fields.pushType ?? "absent (taken as alert)"
-        case .header(let name): subject = .header(name)
-        case .payload(let path): subject = .payload(path)
-        case .condition(let condition): subject = condition
-        }
-        return actualText(subject, request, payload: payload)
+        // A literal pushType compares `alert` when the header is absent; say so.
+        if field == .pushType, request.fields.pushType == nil { return "absent (taken as alert)" }
+        return actualText(field.subject, request, payload: payload)
     }
 
     /// What `request` has for `subject`, as text.
@@ -71,15 +64,18 @@ extension MatchSubject {
 }
 
 extension RuleMatchField {
-    /// The field as a message names it.
-    var name: String {
+    /// The request value the field tests.
+    var subject: MatchSubject {
         switch self {
-        case .token: "token"
-        case .topic: "topic"
-        case .pushType: "pushType"
-        case .header(let name): "header \(name)"
-        case .payload(let path): path
-        case .condition(let subject): subject.name
+        case .token: .token
+        case .topic: .topic
+        case .pushType: .pushType
+        case .header(let name): .header(name)
+        case .payload(let path): .payload(path)
+        case .condition(let subject): subject
         }
     }
+
+    /// The field as a message names it.
+    var name: String { subject.name }
 }
