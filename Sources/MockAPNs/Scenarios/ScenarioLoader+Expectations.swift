@@ -53,7 +53,7 @@ extension ScenarioLoader.Reader {
         var name = defaultName
         if let nameField = fields["name"] {
             name = try nameField.string()
-            guard !name.isEmpty else { throw nameField.error("a \(what) name must not be empty") }
+            guard !name.isEmpty else { throw nameField.error("the \(what) name must not be empty") }
         }
         if let line = firstLine[name] {
             throw (fields["name"] ?? element).error(

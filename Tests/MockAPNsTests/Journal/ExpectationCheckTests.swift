@@ -111,8 +111,10 @@ struct ExpectationCheckTests {
               - match: { topic: { regex: "^com\\\\.shop" }, headers: { apns-priority: "5" } }
             """
         let miss = try self.item(operators, [Self.record(1)])
-        #expect(miss.details.last == #"Nearest: #1 at 12:00:01.000 — header apns-priority was absent (expected "5"); "#
-            + #"topic was com.example.app (expected {"regex":"^com\\.shop"})"#)
+        #expect(
+            miss.details.last
+                == #"Nearest: #1 at 12:00:01.000 — header apns-priority was absent (expected "5"); "#
+                + #"topic was com.example.app (expected {"regex":"^com\\.shop"})"#)
     }
 
     @Test("answered: a match answered otherwise fails and says how it was answered")
@@ -243,7 +245,8 @@ struct ExpectationCheckTests {
         #expect(decoded.description == report.description)
         #expect(decoded.json == report.json)
         #expect(VerifyReport(json: .object([("items", .array([]))])) == nil)
-        #expect(VerifyReport(json: try JSONParser.parse(Array(#"{"items":[{"kind":"x"}],"records":1,"droppedRecords":0}"#.utf8))) == nil)
+        let badItem = #"{"items":[{"kind":"x"}],"records":1,"droppedRecords":0}"#
+        #expect(VerifyReport(json: try JSONParser.parse(Array(badItem.utf8))) == nil)
     }
 
     @Test("rules still match through the shared matcher: token case, absent push type taken as alert")

@@ -49,8 +49,10 @@ struct ExpectationLoaderTests {
             unexpected: fail
             """)
         let expectations = scenario.expectations
-        #expect(expectations.map(\.name) == ["order alert", "expectation 2", "expectation 3", "expectation 4",
-            "expectation 5", "trip"])
+        #expect(
+            expectations.map(\.name) == [
+                "order alert", "expectation 2", "expectation 3", "expectation 4", "expectation 5", "trip",
+            ])
         #expect(expectations[0].match.token == Self.token)
         #expect(expectations[0].match.pushType == "alert")
         #expect(expectations[0].match.payload["aps.alert.title"] == "Order ready")
@@ -96,7 +98,8 @@ struct ExpectationLoaderTests {
             ),
             (
                 "expect:\n  - count: \"2\"",
-                "test.yaml:2:12: expect[0].count: expected an integer, got the string \"2\" (write numbers without quotes)"
+                "test.yaml:2:12: expect[0].count: expected an integer, got the string \"2\" "
+                    + "(write numbers without quotes)"
             ),
             (
                 "expect:\n  - count: { min: 3, max: 1 }",
@@ -156,7 +159,7 @@ struct ExpectationLoaderTests {
             ),
             (
                 "expect:\n  - name: \"\"",
-                "test.yaml:2:11: expect[0].name: a expectation name must not be empty"
+                "test.yaml:2:11: expect[0].name: the expectation name must not be empty"
             ),
             (
                 "expect:\n  - match: { payload: { aps.badge: { min: 5, max: 1 } } }",
