@@ -73,6 +73,15 @@ struct VerifyEndpointTests {
             #expect(document.json?.value(atPath: "expect.0.name") == .string("order alert"))
             #expect(document.json?.value(atPath: "expect.1.count") == .number("0"))
 
+            let refused = try await ControlCurl.call(
+                "PUT", control, "/v1/scenario", body: "expect:\n  - answered: Unregisterd\n")
+            #expect(refused.status == 422)
+            #expect(refused.json?["line"] == .number("2") && refused.json?["column"] == .number("15"))
+            #expect(refused.json?["field"] == .string("expect[0].answered"))
+            #expect(refused.error?.contains("did you mean 'Unregistered'?") == true, "\(refused.text)")
+            let kept = try await server.verify().items.map(\.name)
+            #expect(kept == ["order alert", "nothing to the other phone", "unexpected requests"], "the running one stays")
+
             let put = try await ControlCurl.call(
                 "PUT", control, "/v1/scenario", body: "expect:\n  - name: any push\n    count: { min: 2 }\n")
             #expect(put.status == 200, "\(put.text)")
