@@ -23,9 +23,14 @@ extension ScenarioExpectation {
         let answerQuery = answered.map { JournalQuery(status: $0.status, reason: $0.reason) }
         let wrongAnswers = answerQuery.map { query in counted.filter { !query.matches($0) } } ?? []
         let passed = count.contains(counted.count) && wrongAnswers.isEmpty
-        let summary =
-            passed
-            ? Self.pushes(counted.count) : "got \(counted.count), expected \(Self.countText(count))"
+        let summary: String
+        if !count.contains(counted.count) {
+            summary = "got \(counted.count), expected \(Self.countText(count))"
+        } else if let answered, !wrongAnswers.isEmpty {
+            summary = "\(wrongAnswers.count) of \(Self.pushes(counted.count)) answered otherwise than \(answered.text)"
+        } else {
+            summary = Self.pushes(counted.count)
+        }
         guard !passed else {
             return VerifyReport.Item(
                 kind: .expectation, name: name, passed: true, summary: summary, records: counted.map(\.sequence))

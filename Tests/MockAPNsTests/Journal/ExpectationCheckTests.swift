@@ -130,7 +130,7 @@ struct ExpectationCheckTests {
         #expect(try item(byReason, [Self.record(1, status: 410, reason: "Unregistered")]).passed)
         let accepted = try item(byReason, [Self.record(1)])
         #expect(!accepted.passed)
-        #expect(accepted.summary == "got 1, expected 1 push")
+        #expect(accepted.summary == "1 of 1 push answered otherwise than Unregistered")
         #expect(accepted.details == [
             "expected 1 push with topic com.example.app, answered Unregistered; got 1.",
             "#1 at 12:00:01.000 was answered 200, expected Unregistered",
