@@ -105,12 +105,7 @@ extension ScenarioExpectation {
 
     /// The `unexpected: fail` item: it fails with every record that no expectation's match or step matches.
     static func unexpectedItem(_ records: [JournalRecord], expectations: [ScenarioExpectation]) -> VerifyReport.Item {
-        let matches = expectations.flatMap { $0.sequence.isEmpty ? [$0.match] : $0.sequence }
-        let unmatched = records.filter { record in
-            var payload: JSONValue??
-            for match in matches where match.matches(record.request, payload: &payload) { return false }
-            return true
-        }
+        let unmatched = records.filter { !anyNames($0, in: expectations) }
         guard !unmatched.isEmpty else {
             return VerifyReport.Item(
                 kind: .unexpected, name: "unexpected requests", passed: true, summary: "every request was expected")
