@@ -55,4 +55,8 @@ public protocol MockAPNsControl: Sendable {
 
     /// Counts over the requests recorded since the journal was last cleared, and the server's totals.
     func stats() async throws -> MockAPNsStats
+
+    /// The running scenario's `expect:`, `unexpected:` and `checks:` checked against the journal as it is now,
+    /// `within:` counted from the server's start (`POST /v1/verify`).
+    func verify() async throws -> VerifyReport
 }

@@ -24,8 +24,16 @@ public struct ScenarioSnapshot: Sendable {
         }
         members += world.scenarioMembers
         members.append(("rules", .array(rules.map(\.scenarioJSON))))
-        if let checks = declarations?.checks, !checks.isEmpty {
-            members.append(("checks", .array(checks.map(\.scenarioJSON))))
+        if let declarations {
+            if !declarations.expectations.isEmpty {
+                members.append(("expect", .array(declarations.expectations.map(\.scenarioJSON))))
+            }
+            if declarations.unexpected != .allow {
+                members.append(("unexpected", .string(declarations.unexpected.rawValue)))
+            }
+            if !declarations.checks.isEmpty {
+                members.append(("checks", .array(declarations.checks.map(\.scenarioJSON))))
+            }
         }
         self.document = .object(members)
     }

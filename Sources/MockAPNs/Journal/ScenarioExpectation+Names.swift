@@ -3,15 +3,13 @@ import Foundation
 extension ScenarioExpectation {
     /// Whether this expectation names `record`: its `match`, or one of its `sequence` steps, matches it.
     ///
-    /// What `no-unexpected-errors` asks of `expect:`. For now it delegates to the rules' matcher
-    /// (`ScriptedRules.matches`) over the recorded request; the expectations' shared record matcher (issue 11,
-    /// `expect:`) is meant to take its place, so that a record counts as named exactly when `expect:` counts it.
+    /// What `unexpected: fail` and the `no-unexpected-errors` check ask of `expect:`; the rules' matcher over the
+    /// recorded request, so a record counts as named exactly when `expect:` would count it.
     func names(_ record: JournalRecord) -> Bool {
-        let request = APNsRequest(record.request, streamID: record.streamID)
-        return (sequence.isEmpty ? [match] : sequence).contains { match in
-            var payload: JSONValue?? = nil
-            return ScriptedRules.matches(match, request, payload: &payload)
-        }
+        var payload: JSONValue??
+        if sequence.isEmpty { return match.matches(record.request, payload: &payload) }
+        for step in sequence where step.matches(record.request, payload: &payload) { return true }
+        return false
     }
 
     /// Whether any of `expectations` names `record`.

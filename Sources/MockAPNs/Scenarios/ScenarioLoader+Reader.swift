@@ -81,6 +81,12 @@ extension ScenarioLoader {
             if let limits = fields["limits"] {
                 scenario.limits = try self.limits(limits)
             }
+            if let expect = fields["expect"] {
+                scenario.expectations = try expectations(expect)
+            }
+            if let unexpected = fields["unexpected"] {
+                scenario.unexpected = try unexpected.choice(["allow": UnexpectedRequests.allow, "fail": .fail])
+            }
             if let checks = fields["checks"] {
                 scenario.checks = try self.checks(checks)
             }
