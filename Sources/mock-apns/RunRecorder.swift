@@ -43,7 +43,8 @@ struct RunRecorder {
         guard !groups.isEmpty else { return (lines + ["expect: []"]).joined(separator: "\n") + "\n" }
         lines.append("expect:")
         for (index, group) in groups.enumerated() {
-            lines.append("  - name: \(Self.quoted("push \(index + 1) to \(group.token.prefix(12))"))")
+            let name = "\(index + 1). \(group.pushType ?? "push") to \(group.token.prefix(12))…"
+            lines.append("  - name: \(Self.quoted(name))")
             lines.append("    match:")
             lines.append("      token: \(Self.quoted(group.token))")
             if let pushType = group.pushType { lines.append("      pushType: \(Self.quoted(pushType))") }
