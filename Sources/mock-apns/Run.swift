@@ -30,7 +30,8 @@ struct Run: AsyncParsableCommand {
     @Argument(parsing: .postTerminator, help: "The provider to run, after --.")
     var command: [String] = []
 
-    @Option(name: [.short, .long], help: "APNs (TLS) port. Default: the scenario's listen.port if it sets one, else free.")
+    @Option(
+        name: [.short, .long], help: "APNs (TLS) port. Default: the scenario's listen.port if it sets one, else free.")
     var port: Int?
 
     @Option(name: .long, help: "Control API port. Default: a free one.")
@@ -62,29 +63,21 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var outputs: VerdictOutputOptions
 
     func validate() throws {
-        for (flag, value) in [("--port", port), ("--control-port", controlPort)] {
-            if let value, !(0...65_535).contains(value) {
-                throw ValidationError("\(flag) must be 0 to 65535, got \(value)")
-            }
-        }
+        try CommandLineChecks.checkPort(port, flag: "--port")
+        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
         _ = try durationOption(settle, flag: "--settle", range: Self.settleRange)
         _ = try durationOption(timeout, flag: "--timeout", range: Self.timeoutRange)
-        if Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
+        try CommandLineChecks.checkLogLevel(logLevel)
         if let first = command.first, first.isEmpty { throw ValidationError("COMMAND after -- must not be empty") }
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .warning
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let loaded = try Self.orExit2 { try prepareScenario() }
+        CommandLineChecks.bootstrapLogging(logLevel, fallback: .warning)
+        let loaded = try await Self.orExit2 { try prepareScenario() }
         if !command.isEmpty {
-            _ = try Self.orExit2 { try RunChild.executable(command[0], path: ProcessInfo.processInfo.environment["PATH"]) }
+            _ = try await Self.orExit2 {
+                try RunChild.executable(command[0], path: ProcessInfo.processInfo.environment["PATH"])
+            }
         }
         if let journal {
             guard FileManager.default.createFile(atPath: journal, contents: nil) else {
@@ -139,13 +132,15 @@ struct Run: AsyncParsableCommand {
         var outcome: CommandOutcome?
         if command.isEmpty {
             let signals = RunSignals()
-            let lines = ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
+            let lines =
+                ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             _ = await signals.next()
             signals.stop()
         } else {
             do {
-                let child = try RunChild(arguments: command, environment: environment.childEnvironment, timeout: timeout)
+                let child = try RunChild(
+                    arguments: command, environment: environment.childEnvironment, timeout: timeout)
                 // Caught from here on (COMMAND keeps the default dispositions): passed on to COMMAND.
                 let signals = RunSignals()
                 let forwarding = Task {
@@ -184,14 +179,6 @@ struct Run: AsyncParsableCommand {
     /// `body`'s result; a scenario error or `CLIError` is printed and becomes exit status 2.
     private static func orExit2<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch let error as ScenarioError {
-            throw exit2("\(error)")
-        } catch let error as CLIError {
-            throw exit2(error.description)
-        }
-    }
-
-    private static func orExit2<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as ScenarioError {
             throw exit2("\(error)")
         } catch let error as CLIError {
             throw exit2(error.description)

@@ -45,7 +45,8 @@ final class RunChild: Sendable {
     /// `posix_spawn` with every signal unblocked and at its default disposition. Foundation's `Process` passes on
     /// the spawning thread's signal mask, and the threads of a Swift program block most signals (SIGTERM included):
     /// COMMAND would then never see the SIGTERM of `--timeout` or of CI.
-    private static func spawn(_ executable: String, arguments: [String], environment: [String: String]) throws -> pid_t {
+    private static func spawn(_ executable: String, arguments: [String], environment: [String: String]) throws -> pid_t
+    {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

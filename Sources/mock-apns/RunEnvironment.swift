@@ -35,7 +35,9 @@ struct RunEnvironment {
             add("MOCK_APNS_KEY_ID", key.keyID)
             add("MOCK_APNS_TEAM_ID", key.teamID)
         } else {
-            add("MOCK_APNS_KEY_FILE", try write(TestCredentials.signingKeyPEM, name: "AuthKey_\(TestCredentials.keyID).p8"))
+            add(
+                "MOCK_APNS_KEY_FILE",
+                try write(TestCredentials.signingKeyPEM, name: "AuthKey_\(TestCredentials.keyID).p8"))
             add("MOCK_APNS_KEY_ID", TestCredentials.keyID)
             add("MOCK_APNS_TEAM_ID", TestCredentials.teamID)
         }
@@ -68,7 +70,9 @@ struct RunEnvironment {
     private func write(_ text: String, name: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
         let body = text.hasSuffix("\n") ? text : text + "\n"
-        guard FileManager.default.createFile(atPath: path, contents: Data(body.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(body.utf8), attributes: [.posixPermissions: 0o600])
         else { throw CLIError("cannot write \(path)") }
         return path
     }

@@ -51,7 +51,9 @@ struct RunRecorder {
             if let topic = group.topic { lines.append("      topic: \(Self.quoted(topic))") }
             if !group.fields.isEmpty {
                 lines.append("      payload:")
-                for field in group.fields { lines.append("        \(Self.quoted(field.path)): \(Self.quoted(field.value))") }
+                for field in group.fields {
+                    lines.append("        \(Self.quoted(field.path)): \(Self.quoted(field.value))")
+                }
             }
             lines.append("    count: \(group.count)")
         }

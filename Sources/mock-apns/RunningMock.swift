@@ -44,8 +44,10 @@ struct RunningMock {
             return RunningMock(server: server, controlAPI: controlAPI)
         } catch {
             try? await server.shutdown()
-            let failure = error as? ListenFailure ?? ListenFailure(
-                role: .control, host: control.host, port: port, error: error)
+            let failure =
+                error as? ListenFailure
+                ?? ListenFailure(
+                    role: .control, host: control.host, port: port, error: error)
             throw CLIError(failure.commandLineMessage)
         }
     }
@@ -58,7 +60,9 @@ struct RunningMock {
 
     /// Both as swift-service-lifecycle services, for a `ServiceGroup` that stops them on a signal.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] {
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: MockAPNsService(server: server))]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: MockAPNsService(server: server))
+        ]
         if let controlAPI { services.append(.init(service: MockAPNsControlAPIService(controlAPI: controlAPI))) }
         return services
     }

@@ -94,9 +94,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func validate() throws {
-        try Self.checkPort(port, flag: "--port")
-        try Self.checkPort(cleartextPort, flag: "--cleartext-port")
-        try Self.checkPort(controlPort, flag: "--control-port")
+        try CommandLineChecks.checkPort(port, flag: "--port")
+        try CommandLineChecks.checkPort(cleartextPort, flag: "--cleartext-port")
+        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
@@ -109,23 +109,11 @@ struct Serve: AsyncParsableCommand {
                 "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
         }
         _ = try limitOverrides(ConnectionLimits())
-        if Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
-    }
-
-    /// Throws "`flag` must be 0 to 65535, got `port`" when `port` is given and out of range.
-    private static func checkPort(_ port: Int?, flag: String) throws {
-        if let port, !(0...65_535).contains(port) { throw ValidationError("\(flag) must be 0 to 65535, got \(port)") }
+        try CommandLineChecks.checkLogLevel(logLevel)
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        CommandLineChecks.bootstrapLogging(logLevel, fallback: .info)
         let logger = Logger(label: "mock-apns")
 
         var loaded: Scenario

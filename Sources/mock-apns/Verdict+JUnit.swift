@@ -32,7 +32,9 @@ extension Verdict {
             }
             lines.append(open + ">")
             lines.append(
-                #"      <failure message="\#(Self.xmlEscaped(failure.message))">\#(Self.xmlEscaped(failure.text))</failure>"#)
+                #"      <failure message="\#(Self.xmlEscaped(failure.message))">"#
+                    + "\(Self.xmlEscaped(failure.text))</failure>"
+            )
             lines.append("    </testcase>")
         }
         lines += ["  </testsuite>", "</testsuites>"]

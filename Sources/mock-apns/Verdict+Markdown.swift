@@ -7,14 +7,17 @@ extension Verdict {
         let result = exitCode == 0 ? "passed" : "failed"
         var lines = ["### mock-apns: scenario `\(Self.inlineCode(scenarioName))` \(result)", ""]
         if let outcome {
-            lines.append("- \(outcome.succeeded ? "✅" : "❌") COMMAND `\(Self.inlineCode(commandText))` \(outcome.text)")
+            let mark = outcome.succeeded ? "✅" : "❌"
+            lines.append("- \(mark) COMMAND `\(Self.inlineCode(commandText))` \(outcome.text)")
         }
         for item in report.items {
             let label = item.kind == .check ? "check " : ""
             lines.append(
-                "- \(item.passed ? "✅" : "❌") \(label)**\(Self.escaped(item.name))**: \(Self.escaped(item.summary))")
+                "- \(item.passed ? "✅" : "❌") \(label)**\(Self.escaped(item.name))**: "
+                    + Self.escaped(item.summary))
             if !item.passed, !item.details.isEmpty {
-                lines += ["", "  ```text"] + item.details.map { "  " + $0.replacingOccurrences(of: "```", with: "'''") }
+                lines +=
+                    ["", "  ```text"] + item.details.map { "  " + $0.replacingOccurrences(of: "```", with: "'''") }
                 lines += ["  ```", ""]
             }
         }

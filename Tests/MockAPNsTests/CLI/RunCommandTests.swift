@@ -55,7 +55,8 @@ struct RunCommandTests {
         let journal = folder.appendingPathComponent("run.jsonl").path
         let result = try Support.mockAPNs([
             "run", scenario, "--journal", journal, "--", "sh", "-c",
-            "env > '\(dump)' && grep -q 'BEGIN CERTIFICATE' \"$MOCK_APNS_CA_FILE\" && mock-apns push \(Support.device) --alert hi",
+            "env > '\(dump)' && grep -q 'BEGIN CERTIFICATE' \"$MOCK_APNS_CA_FILE\" && "
+                + "mock-apns push \(Support.device) --alert hi",
         ])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         let variables = Support.variables(try String(contentsOfFile: dump, encoding: .utf8))
@@ -94,7 +95,8 @@ struct RunCommandTests {
     func scenarioError() throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try Support.write("name: broken\nmode: lenient\nrules:\n  - respnd: {}\n", "broken.yaml", in: folder)
+        let scenario = try Support.write(
+            "name: broken\nmode: lenient\nrules:\n  - respnd: {}\n", "broken.yaml", in: folder)
         let marker = folder.appendingPathComponent("ran").path
         let result = try Support.mockAPNs(["run", scenario, "--", "touch", marker])
         #expect(result.status == 2)
@@ -179,7 +181,8 @@ struct RunCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let journal = folder.appendingPathComponent("run.jsonl").path
         let result = try Support.mockAPNs([
-            "run", "scenarios/unregistered-after-first.yaml", "--journal", journal, "--", "mock-apns", "push", Support.device,
+            "run", "scenarios/unregistered-after-first.yaml", "--journal", journal, "--", "mock-apns", "push",
+            Support.device,
             "--alert", "hi",
         ])
         let records = try Support.journal(journal)

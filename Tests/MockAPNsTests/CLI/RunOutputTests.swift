@@ -13,7 +13,11 @@ struct RunOutputTests {
 
     /// `sh -c` pushing `count` alerts with `mock-apns push`.
     static func pushes(_ count: Int) -> [String] {
-        ["sh", "-c", (0..<count).map { "mock-apns push \(Support.device) --alert 'n\($0)' > /dev/null" }.joined(separator: " && ")]
+        [
+            "sh", "-c",
+            (0..<count).map { "mock-apns push \(Support.device) --alert 'n\($0)' > /dev/null" }.joined(
+                separator: " && "),
+        ]
     }
 
     /// `(tests, failures, [(classname, name, failure message or nil)])` of a JUnit file, read by Python's

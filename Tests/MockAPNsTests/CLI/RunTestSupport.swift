@@ -30,7 +30,9 @@ enum RunTestSupport {
     }
 
     /// `mockAPNs` on a thread of its own, for tests that run two at once.
-    static func mockAPNsOnOwnThread(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    static func mockAPNsOnOwnThread(_ arguments: [String]) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try mockAPNs(arguments) }) }
         }

@@ -55,7 +55,8 @@ struct RunVerdictTests {
         #expect(result.status == 1, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✗ check stops-after-unregistered"), "\(result.output)")
         let parsed = try RunOutputTests.parseJUnit(junit)
-        #expect(parsed.cases.contains { $0.0 == "mock-apns.check" && $0.1 == "stops-after-unregistered" && $0.2 != nil })
+        #expect(
+            parsed.cases.contains { $0.0 == "mock-apns.check" && $0.1 == "stops-after-unregistered" && $0.2 != nil })
     }
 
     @Test("record mode writes an expect: block that a replay against the same provider passes")
