@@ -116,7 +116,7 @@ struct Run: AsyncParsableCommand {
         } else if !loaded.listen.portIsPinned {
             loaded.listen.port = 0
         }
-        if record != nil, !loaded.expectations.isEmpty {
+        if record != nil, !loaded.expectations.isEmpty || RunRecorder.hasExpectBlock(sourcePath: loaded.sourcePath) {
             throw CLIError(
                 "--record writes an expect: block, and \(scenario ?? "the scenario") already has one: remove it "
                     + "(or record from a copy without it)")

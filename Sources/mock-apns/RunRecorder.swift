@@ -22,6 +22,13 @@ struct RunRecorder {
         var fields: [(path: String, value: String)]
     }
 
+    /// Whether the scenario file has a top-level `expect:` key (even an empty list, which loads as no expectations):
+    /// a second one appended would be a duplicate key.
+    static func hasExpectBlock(sourcePath: String?) -> Bool {
+        guard let sourcePath, let text = try? String(contentsOfFile: sourcePath, encoding: .utf8) else { return false }
+        return text.split(separator: "\n").contains { $0.hasPrefix("expect:") || $0.hasPrefix("\"expect\":") }
+    }
+
     /// Writes the scenario's text (an empty document for the default world) and the `expect:` block to `path`.
     func write(to path: String) throws {
         var text = ""
