@@ -61,6 +61,7 @@ extension ScenarioLoader {
             }
             if let keys = fields["keys"] {
                 scenario.world.keys = try signingKeys(keys)
+                scenario.signingKeyFile = try firstSigningKeyFile(keys)
             }
             if let apps = fields["apps"] {
                 scenario.world.apps = try self.apps(apps)

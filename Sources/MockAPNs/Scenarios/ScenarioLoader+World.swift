@@ -2,14 +2,15 @@ import Foundation
 import Yams
 
 extension ScenarioLoader.Reader {
+    /// The fields of one entry of `keys`.
+    static let signingKeyFields = ["teamID", "keyID", "publicKey", "p8", "pem", "environment", "topics"]
+
     /// The `keys` list: signing keys by key id.
     func signingKeys(_ field: Field) throws(ScenarioError) -> [String: SigningKey] {
         var keys = [String: SigningKey]()
         var firstLine = [String: Int]()
         for element in try field.list() {
-            let fields = try element.mapping(known: [
-                "teamID", "keyID", "publicKey", "p8", "pem", "environment", "topics",
-            ])
+            let fields = try element.mapping(known: Self.signingKeyFields)
             let keyIDField = try fields.required("keyID")
             let keyID = try appleID(keyIDField, what: "key id")
             if let line = firstLine[keyID] {
