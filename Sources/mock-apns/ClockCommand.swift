@@ -12,7 +12,9 @@ struct ClockCommand: AsyncParsableCommand {
             scripted delays stay in real time. `mock-apns reset` also sets the clock back.
             """)
 
-    @Option(name: .long, parsing: .unconditional, help: "Move the clock by this duration: 9h, 90m, 1.5s; -5m moves it back.")
+    @Option(
+        name: .long, parsing: .unconditional, help: "Move the clock by this duration: 9h, 90m, 1.5s; -5m moves it back."
+    )
     var advance: String?
 
     @Option(name: .long, help: "Set the clock to this ISO 8601 time, such as 2026-11-22T18:00:00Z.")

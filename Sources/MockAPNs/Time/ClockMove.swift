@@ -58,7 +58,8 @@ public enum ClockMove: Sendable, Hashable {
         switch name {
         case "advance":
             guard let text = value.stringValue else {
-                throw .badRequest("advance: expected a duration such as \"9h\", \"90m\" or \"-5m\", got \(value.jsonText)")
+                throw .badRequest(
+                    "advance: expected a duration such as \"9h\", \"90m\" or \"-5m\", got \(value.jsonText)")
             }
             self = .advance(try Self.signedDuration(text, name: "advance"))
         case "set":

@@ -6,7 +6,9 @@ import Testing
 /// `mock-apns clock` run as a person runs it, against a real control API.
 @Suite("mock-apns clock", .serialized)
 struct ClockCommandTests {
-    func run(_ arguments: [String], _ control: MockAPNsControlAPI) async throws -> (status: Int32, output: String, errors: String) {
+    func run(_ arguments: [String], _ control: MockAPNsControlAPI) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         try await offPool { try CLITests.run(["clock"] + arguments + ["--control-url", control.url]) }
     }
 
@@ -43,7 +45,9 @@ struct ClockCommandTests {
         #expect(both.status != 0)
         #expect(both.errors.contains("give at most one of --advance, --set and --reset"), "\(both.errors)")
         // Nothing listens on port 9: the message is the duration's, so it was checked first.
-        let unit = try await offPool { try CLITests.run(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"]) }
+        let unit = try await offPool {
+            try CLITests.run(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
+        }
         #expect(unit.status != 0)
         #expect(unit.errors.contains("advance: a duration needs a unit"), "\(unit.errors)")
     }

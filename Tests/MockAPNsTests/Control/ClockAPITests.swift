@@ -27,18 +27,23 @@ struct ClockAPITests {
             #expect(initial.offset == "0s")
             #expect(Self.isAbout(initial.now, 0))
             #expect(abs(initial.unix - initial.now.timeIntervalSince1970) < 0.002)
-            #expect(start.text.range(of: #""now":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#, options: .regularExpression) != nil)
+            #expect(
+                start.text.range(of: #""now":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z""#, options: .regularExpression)
+                    != nil)
 
-            let advanced = try Self.clock(try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "9h"}"#))
+            let advanced = try Self.clock(
+                try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "9h"}"#))
             #expect(advanced.offset == "9h")
             #expect(Self.isAbout(advanced.now, 9 * 3600))
             let read = try Self.clock(try await ControlCurl.call("GET", control, "/v1/clock"))
             #expect(read.offset == "9h" && Self.isAbout(read.now, 9 * 3600))
 
-            let back = try Self.clock(try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "-90m"}"#))
+            let back = try Self.clock(
+                try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "-90m"}"#))
             #expect(back.offset == "27000s")  // 7h30m
 
-            let set = try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"set": "2026-11-22T18:00:00Z"}"#)
+            let set = try await ControlCurl.call(
+                "POST", control, "/v1/clock", body: #"{"set": "2026-11-22T18:00:00Z"}"#)
             #expect(set.status == 200)
             let setClock = try Self.clock(set)
             #expect(abs(setClock.now.timeIntervalSince1970 - 1_795_370_400) < 1)
@@ -47,7 +52,8 @@ struct ClockAPITests {
                 try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"set": "2030-01-01T00:00:00.250Z"}"#))
             #expect(abs(fraction.now.timeIntervalSince1970 - 1_893_456_000.25) < 1)
 
-            let reset = try Self.clock(try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"reset": true}"#))
+            let reset = try Self.clock(
+                try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"reset": true}"#))
             #expect(reset.offset == "0s")
             #expect(Self.isAbout(reset.now, 0))
         }

@@ -97,7 +97,8 @@ struct ClockClientTests {
     @Test("the clock JSON reads back as it was written, negative offsets and fractions included")
     func readingJSON() throws {
         let reading = ClockReading(now: Date(timeIntervalSince1970: 1_795_370_400.25), offset: .milliseconds(-300_250))
-        #expect(reading.json.jsonText == #"{"now":"2026-11-22T18:00:00.250Z","unix":1795370400.25,"offset":"-300.25s"}"#)
+        #expect(
+            reading.json.jsonText == #"{"now":"2026-11-22T18:00:00.250Z","unix":1795370400.25,"offset":"-300.25s"}"#)
         let back = try #require(ClockReading(json: reading.json))
         #expect(back.offset == reading.offset && abs(back.now.timeIntervalSince(reading.now)) < 0.001)
         #expect(ClockReading.offsetText(.seconds(9 * 3600)) == "9h")

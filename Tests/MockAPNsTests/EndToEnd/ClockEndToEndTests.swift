@@ -65,7 +65,9 @@ struct ClockEndToEndTests {
             #expect(try JSONParser.parse(gone.body)["timestamp"]?.doubleValue == Double(Timestamp.millis(since)))
 
             // Unregistered now, on the clock: nine hours ahead of real time.
-            #expect(try await ControlCurl.call("POST", control, "/v1/devices", body: #"{"token": "\#(Self.device)"}"#).status == 201)
+            #expect(
+                try await ControlCurl.call("POST", control, "/v1/devices", body: #"{"token": "\#(Self.device)"}"#)
+                    .status == 201)
             try await Self.move(control, #"{"advance": "6h"}"#)
             _ = try await ControlCurl.call("POST", control, "/v1/devices/\(Self.device)/unregister")
             let unregistered = try await Self.push(server, jwt: testProviderToken(at: Date() + 9 * 3600))
