@@ -72,10 +72,11 @@ public final class MockAPNsServer: Sendable {
     ///
     /// - Parameters:
     ///   - journalFile: also append every record to this JSON-lines file.
-    ///   - clock: the time source (inject a `ManualClock` in tests).
+    ///   - clock: the time source: by default a `MovableClock` (real time plus the offset `POST /v1/clock` moves);
+    ///     inject a `ManualClock` in tests.
     ///   - eventLoopGroup: loops to run on; by default one per core, owned and shut down by the server.
     public static func start(
-        scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = SystemClock(),
+        scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = MovableClock(),
         logger: Logger = Logger(label: "mock-apns"), eventLoopGroup: MultiThreadedEventLoopGroup? = nil
     ) async throws -> MockAPNsServer {
         let listen = scenario.listen
