@@ -60,7 +60,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. Default: warning.")
     var logLevel: String = "warning"
 
-    @OptionGroup var outputs: VerdictOutputOptions
+    @OptionGroup var outputs: RunVerdictOutputOptions
 
     func validate() throws {
         try CommandLineChecks.checkPort(port, flag: "--port")
@@ -125,10 +125,11 @@ struct Run: AsyncParsableCommand {
     }
 
     /// Runs COMMAND (or waits for Ctrl-C without one), lets the journal settle and checks the scenario.
-    private func play(mock: RunningMock, environment: RunEnvironment) async -> Verdict {
+    private func play(mock: RunningMock, environment: RunEnvironment) async -> RunVerdict {
         let settle = (try? durationOption(self.settle, flag: "--settle", range: Self.settleRange)) ?? .milliseconds(250)
         let timeout = (try? durationOption(self.timeout, flag: "--timeout", range: Self.timeoutRange)) ?? .seconds(600)
-        let startedAt = Date()
+        // On the mock's clock, as the records are (`within:` compares the two).
+        let startedAt = mock.server.engine.clock.now()
         var outcome: CommandOutcome?
         if command.isEmpty {
             let signals = RunSignals()
@@ -155,7 +156,7 @@ struct Run: AsyncParsableCommand {
             }
         }
         await Self.waitForQuiet(mock.server.journal, settle: settle)
-        return Verdict(
+        return RunVerdict(
             scenarioName: mock.server.scenario.name, report: mock.server.verify(startedAt: startedAt),
             command: command, outcome: outcome)
     }

@@ -17,7 +17,7 @@ struct Verify: ParsableCommand {
     @Option(name: .long, help: "The journal: JSON lines, one record each (run --journal, serve --journal).")
     var journal: String
 
-    @OptionGroup var outputs: VerdictOutputOptions
+    @OptionGroup var outputs: RunVerdictOutputOptions
 
     func run() throws {
         let loaded: Scenario
@@ -30,7 +30,7 @@ struct Verify: ParsableCommand {
             throw ExitCode(MockAPNsCommand.usageExitCode)
         }
         let report = loaded.verify(records, startedAt: records.first?.receivedAt ?? Date())
-        let verdict = Verdict(scenarioName: loaded.name, report: report)
+        let verdict = RunVerdict(scenarioName: loaded.name, report: report)
         outputs.write(verdict)
         if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// The outputs of a verdict, shared by `run` and `verify`: the terminal text, JUnit XML, Markdown.
-struct VerdictOutputOptions: ParsableArguments {
+struct RunVerdictOutputOptions: ParsableArguments {
     @Option(name: .long, help: "Write the verdict as JUnit XML to this file.")
     var junit: String?
 
@@ -14,7 +14,7 @@ struct VerdictOutputOptions: ParsableArguments {
 
     /// Prints `verdict` (in colour on a terminal unless `NO_COLOR` is set) and writes the files asked for; a
     /// file that cannot be written is reported on standard error and does not change the verdict.
-    func write(_ verdict: Verdict) {
+    func write(_ verdict: RunVerdict) {
         let environment = ProcessInfo.processInfo.environment
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
         FileHandle.standardOutput.write(Data((verdict.terminalText(quiet: quiet, colour: colour) + "\n").utf8))

@@ -2,7 +2,7 @@ import Foundation
 import MockAPNs
 
 /// What `mock-apns run` and `mock-apns verify` report: the scenario's verdict and, for `run`, how COMMAND ended.
-struct Verdict {
+struct RunVerdict {
     /// The exit status when an expectation or check failed (whatever COMMAND did).
     static let failedExitCode: Int32 = 1
     /// The exit status when COMMAND failed (non-zero, killed, past --timeout) while everything else passed.

@@ -1,6 +1,6 @@
 import MockAPNs
 
-extension Verdict {
+extension RunVerdict {
     /// The verdict as JUnit XML: one test suite named for the scenario, one test case per item (class name
     /// `mock-apns.expectation`, `.unexpected` or `.check`), one for dropped records when there were any, and one
     /// for COMMAND's exit; a failure's message is its summary and its text the details.

@@ -1,6 +1,6 @@
 import MockAPNs
 
-extension Verdict {
+extension RunVerdict {
     /// The verdict as Markdown, for `--report` and `$GITHUB_STEP_SUMMARY`: a heading with the outcome, COMMAND's
     /// exit, one bullet per item, each failure's details in a text block, and the summary line.
     var markdown: String {
