@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// `mock-apns run` with real `expect:` and `checks:` (issue 11). These need the expectation and check code of the
-/// branches i11-expect and i11-checks: before those merge, the loader refuses `expect:` and `checks:` as unknown
-/// fields and these tests fail (exit 2 instead of 0 or 1).
+/// `mock-apns run` with real `expect:` and `checks:` (issue 11): the verdicts a CI job acts on, end to end through
+/// the command, with `mock-apns push` (AsyncHTTPClient) as the provider.
 @Suite("mock-apns run verdicts", .serialized)
 struct RunVerdictTests {
     typealias Support = RunTestSupport
