@@ -141,6 +141,14 @@ public struct MockAPNsControlClient: MockAPNsControl {
         MockAPNsStats(json: try await call("GET", "/v1/stats"))
     }
 
+    /// The scenario's expectations and checks against the journal as it is now (`POST /v1/verify`).
+    public func verify() async throws -> VerifyReport {
+        guard let report = VerifyReport(json: try await call("POST", "/v1/verify")) else {
+            throw Self.unreadable("verify report")
+        }
+        return report
+    }
+
     /// Whether the control API answers `/healthz`.
     public func isHealthy() async -> Bool {
         (try? await call("GET", "/healthz"))?["status"]?.stringValue == "ok"

@@ -58,4 +58,8 @@ public struct MockAPNsTestServer: MockAPNsControl {
     public func clearRules() async throws { try await server.clearRules() }
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats { try await server.stats() }
+
+    /// The scenario's `expect:`, `unexpected:` and `checks:` against the journal as it is now; the report's
+    /// `description` is the readable verdict (`#expect(report.passed, "\(report)")`).
+    public func verify() async throws -> VerifyReport { server.verify(startedAt: nil) }
 }

@@ -17,9 +17,10 @@ import MockAPNs
 ///     `certs/`. Its ports are replaced with free ones (port 0).
 ///   - controlAPI: also start the HTTP control API on a free port (read it from `server.controlAPI`), for
 ///     providers or tools that talk to it.
-///   - clock: the time source; inject a `ManualClock` to move time in the test.
+///   - clock: the time source: by default real time plus an offset that `server.advanceClock(by:)` moves; inject
+///     a `ManualClock` to start at a fixed time.
 public func withMockAPNs<T>(
-    scenario: Scenario = .embeddedDefault(port: 0), controlAPI: Bool = false, clock: any APNsClock = SystemClock(),
+    scenario: Scenario = .embeddedDefault(port: 0), controlAPI: Bool = false, clock: any APNsClock = MovableClock(),
     logLevel: Logger.Level = .warning, _ body: (MockAPNsTestServer) async throws -> T
 ) async throws -> T {
     var scenario = scenario
@@ -48,7 +49,7 @@ public func withMockAPNs<T>(
 
 /// Runs `body` with a mock APNs server running the scenario file at `path` (see `scenarios/README.md`).
 public func withMockAPNs<T>(
-    scenarioFile path: String, controlAPI: Bool = false, clock: any APNsClock = SystemClock(),
+    scenarioFile path: String, controlAPI: Bool = false, clock: any APNsClock = MovableClock(),
     logLevel: Logger.Level = .warning, _ body: (MockAPNsTestServer) async throws -> T
 ) async throws -> T {
     let scenario = try ScenarioLoader.load(file: path, now: clock.now())

@@ -2,11 +2,14 @@ import ArgumentParser
 import Foundation
 
 extension MockAPNsCommand {
-    /// The exit status of a usage error (a bad flag or value): 2, as `mock-apns push` and `run` document.
+    /// The exit status of a usage error (a bad flag or value): 2, as `mock-apns push`, `run` and `verify` document.
     static let usageExitCode: Int32 = 2
 
-    /// ArgumentParser's `main`, except that usage errors of `mock-apns push` exit with `usageExitCode` (scripts
-    /// tell them from APNs' error answers, exit 1, and an unreachable endpoint, exit 3).
+    /// The commands whose usage errors exit with `usageExitCode`: their exit statuses 1 and 3 mean something else
+    /// (APNs' error answers and an unreachable endpoint for `push`; a failed check and a failed COMMAND for `run`).
+    static let usageErrorsExit2: Set<String> = ["push", "run", "verify"]
+
+    /// ArgumentParser's `main`, except that usage errors of `usageErrorsExit2` exit with `usageExitCode`.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -17,7 +20,7 @@ extension MockAPNsCommand {
             }
         } catch {
             let arguments = CommandLine.arguments.dropFirst()
-            if arguments.first == "push", exitCode(for: error) == .validationFailure {
+            if let name = arguments.first, usageErrorsExit2.contains(name), exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(usageExitCode)
             }

@@ -11,7 +11,10 @@ struct MockAPNsCommand: AsyncParsableCommand {
             and records every request.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self, Requests.self, Reset.self, Token.self, Check.self, Push.self],
+        subcommands: [
+            Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self, Token.self,
+            Check.self,
+        ],
         defaultSubcommand: nil
     )
 }

@@ -6,7 +6,7 @@ import MockAPNs
 struct PushRequest {
     /// Where it goes.
     var target: PushTarget
-    /// `--ca`, when given.
+    /// `--ca` or `$MOCK_APNS_CA_FILE`, when given.
     var caFile: String?
     /// The request headers, in the order sent (authorization first).
     var headers: [(String, String)]
@@ -17,10 +17,10 @@ struct PushRequest {
     init(_ command: Push) throws {
         target = try PushTarget(url: command.url ?? Push.defaultURL)
         target.path = "/3/device/\(command.deviceToken)"
-        caFile = command.ca
+        caFile = command.caFile
         body = try Self.body(command)
         let liveActivity = command.liveActivity != nil
-        var topic = command.topic ?? Push.defaultTopic
+        var topic = command.topic ?? Push.defaultTopicHere
         if liveActivity, !topic.hasSuffix(Push.liveActivitySuffix) { topic += Push.liveActivitySuffix }
         headers = [("authorization", "bearer \(try Self.providerToken(command))"), ("apns-topic", topic)]
         headers.append(("apns-push-type", command.pushType ?? (liveActivity ? "liveactivity" : "alert")))
@@ -80,11 +80,12 @@ struct PushRequest {
         return Array(data)
     }
 
-    /// A JWT signed with `--key` or the embedded test key (through `mock-apns token`'s code).
+    /// A JWT signed with `--key` (or `$MOCK_APNS_KEY_FILE`) or the embedded test key (through `mock-apns token`'s
+    /// code).
     private static func providerToken(_ command: Push) throws -> String {
-        let key = try Token.signingKey(p8: command.key)
+        let key = try Token.signingKey(p8: command.keyFile)
         return ProviderTokenSigner.makeToken(
-            teamID: command.teamID ?? TestCredentials.teamID, keyID: command.keyID ?? TestCredentials.keyID,
+            teamID: command.signingTeamID, keyID: command.signingKeyID,
             issuedAt: Int64(Date().timeIntervalSince1970), key: key, encoding: .raw)
     }
 

@@ -9,7 +9,9 @@ struct Push: AsyncParsableCommand {
         discussion: """
             By default it targets the local mock: $MOCK_APNS_URL when set, else https://localhost:2197, trusting \
             the system CAs and the embedded test CA, and signs with the embedded test key (team TESTTEAM01, key \
-            TESTKEY001). The payload is --payload (a file, or - for standard input), with --alert and the Live \
+            TESTKEY001). Under mock-apns run, $MOCK_APNS_CA_FILE, $MOCK_APNS_KEY_FILE, $MOCK_APNS_KEY_ID, \
+            $MOCK_APNS_TEAM_ID and $MOCK_APNS_BUNDLE_ID (the default topic) stand in for --ca, --key, --key-id, \
+            --team-id and --topic. The payload is --payload (a file, or - for standard input), with --alert and the Live \
             Activity options filled in (at least one of --alert, --payload and --live-activity is needed).
 
             Live Activities: --live-activity start|update|end sets push type liveactivity, the topic suffix \
@@ -27,7 +29,7 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "The APNs endpoint. Default: $MOCK_APNS_URL, else https://localhost:2197.")
     var url: String?
 
-    @Option(name: .long, help: "Trust only this CA file (PEM). Default: the system CAs and the embedded test CA.")
+    @Option(name: .long, help: "Trust only this CA file (PEM). Default: $MOCK_APNS_CA_FILE, else the system CAs and the test CA.")
     var ca: String?
 
     @Option(name: .long, help: "The .p8 signing key (PEM), with --key-id and --team-id. Default: the test key.")
@@ -48,7 +50,9 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "apns-push-type. Default: alert, or liveactivity with --live-activity.")
     var pushType: String?
 
-    @Option(name: .long, help: "apns-topic. Default: com.example.app (+ .push-type.liveactivity for Live Activities).")
+    @Option(
+        name: .long,
+        help: "apns-topic. Default: $MOCK_APNS_BUNDLE_ID, else com.example.app (+ .push-type.liveactivity for Live Activities).")
     var topic: String?
 
     @Option(

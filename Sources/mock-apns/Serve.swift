@@ -94,9 +94,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func validate() throws {
-        try Self.checkPort(port, flag: "--port")
-        try Self.checkPort(cleartextPort, flag: "--cleartext-port")
-        try Self.checkPort(controlPort, flag: "--control-port")
+        try CommandLineChecks.checkPort(port, flag: "--port")
+        try CommandLineChecks.checkPort(cleartextPort, flag: "--cleartext-port")
+        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
@@ -109,35 +109,15 @@ struct Serve: AsyncParsableCommand {
                 "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
         }
         _ = try limitOverrides(ConnectionLimits())
-        if Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
-    }
-
-    /// Throws "`flag` must be 0 to 65535, got `port`" when `port` is given and out of range.
-    private static func checkPort(_ port: Int?, flag: String) throws {
-        if let port, !(0...65_535).contains(port) { throw ValidationError("\(flag) must be 0 to 65535, got \(port)") }
+        try CommandLineChecks.checkLogLevel(logLevel)
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        CommandLineChecks.bootstrapLogging(logLevel, fallback: .info)
         let logger = Logger(label: "mock-apns")
 
         var loaded: Scenario
-        if let scenario {
-            do {
-                loaded = try ScenarioLoader.load(file: scenario)
-            } catch {
-                throw CLIError("\(error)")
-            }
-        } else {
-            loaded = .embeddedDefault()
-        }
+        do { loaded = try RunningMock.loadScenario(scenario) } catch { throw CLIError("\(error)") }
         if let host { loaded.listen.host = host }
         if let port { loaded.listen.port = port }
         if let cleartextPort { loaded.listen.cleartextPort = cleartextPort }
@@ -151,36 +131,16 @@ struct Serve: AsyncParsableCommand {
         if let journalMaxBytes { loaded.journalMaxBytes = journalMaxBytes }
         loaded.limits = try limitOverrides(loaded.limits)
 
-        let server: MockAPNsServer
-        do {
-            server = try await MockAPNsServer.start(scenario: loaded, journalFile: journal, logger: logger)
-        } catch let failure as ListenFailure {
-            throw CLIError(failure.commandLineMessage)
-        } catch {
-            throw CLIError("cannot start: \(error)")
-        }
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: MockAPNsService(server: server))]
-        var controlAPI: MockAPNsControlAPI?
-        if !noControl {
-            // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
-            let controlPort = controlPort ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
-            let controlHost = controlHost ?? "127.0.0.1"
-            do {
-                controlAPI = try await MockAPNsControlAPI.start(
-                    server: server, host: controlHost, port: controlPort, token: controlToken, logger: logger)
-            } catch {
-                try? await server.shutdown()
-                let failure = error as? ListenFailure ?? ListenFailure(
-                    role: .control, host: controlHost, port: controlPort, error: error)
-                throw CLIError(failure.commandLineMessage)
-            }
-            if let controlAPI { services.append(.init(service: MockAPNsControlAPIService(controlAPI: controlAPI))) }
-        }
-        StartBanner(server: server, journalFile: journal, controlAPI: controlAPI, controlToken: controlToken).print()
+        let mock = try await RunningMock.start(
+            scenario: loaded, journalFile: journal,
+            control: noControl ? nil : .init(host: controlHost ?? "127.0.0.1", port: controlPort, token: controlToken),
+            logger: logger)
+        StartBanner(server: mock.server, journalFile: journal, controlAPI: mock.controlAPI, controlToken: controlToken)
+            .print()
 
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: services,
+                services: mock.services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
@@ -191,18 +151,12 @@ extension Serve {
     /// `limits` with the values of --handshake-timeout, --idle-timeout and --max-connections, range-checked.
     func limitOverrides(_ limits: ConnectionLimits) throws -> ConnectionLimits {
         var limits = limits
-        func duration(_ text: String, flag: String, range: ClosedRange<Duration>) throws -> Duration {
-            switch DurationText.parse(text, in: range) {
-            case .success(let duration): return duration
-            case .failure(let problem): throw ValidationError("\(flag) \(problem.message)")
-            }
-        }
         if let handshakeTimeout {
-            limits.handshakeTimeout = try duration(
+            limits.handshakeTimeout = try durationOption(
                 handshakeTimeout, flag: "--handshake-timeout", range: ConnectionLimits.handshakeTimeoutRange)
         }
         if let idleTimeout {
-            limits.idleTimeout = try duration(
+            limits.idleTimeout = try durationOption(
                 idleTimeout, flag: "--idle-timeout", range: ConnectionLimits.idleTimeoutRange)
         }
         if let maxConnections {

@@ -58,6 +58,12 @@ public struct APNsRequest: Sendable {
             self.storedBytes = storedBytes
         }
 
+        /// The first value of a header, by its lower-case name.
+        func header(_ name: String) -> String? {
+            for header in headers where header.name == name { return header.value }
+            return nil
+        }
+
         /// This content with only the first `count` bytes of its body, for a journal record that keeps a prefix of
         /// a long payload (`JournalRecord.keptPayloadLimit`); `receivedBodyBytes` keeps the size as received.
         func keepingBodyPrefix(_ count: Int) -> Content {
@@ -108,10 +114,7 @@ public struct APNsRequest: Sendable {
     }
 
     /// The first value of a header, by its lower-case name.
-    public func header(_ name: String) -> String? {
-        for header in headers where header.name == name { return header.value }
-        return nil
-    }
+    public func header(_ name: String) -> String? { content.header(name) }
 
     /// The device token in a `/3/device/<token>` path, or `nil` when the path has another shape.
     static func deviceToken(in path: String) -> String? {

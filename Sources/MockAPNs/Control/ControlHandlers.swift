@@ -29,7 +29,10 @@ struct ControlHandlers: Sendable {
         }
         router.post("/v1/rules") { request, _ in try await self.addRules(request) }
         router.delete("/v1/rules") { _, _ in try await self.clearRules() }
+        router.get("/v1/clock") { _, _ in ControlResponse.json(try await self.server.clock().json) }
+        router.post("/v1/clock") { request, _ in try await self.moveClock(request) }
         router.get("/v1/stats") { _, _ in ControlResponse.json(try await self.server.stats().json) }
+        router.post("/v1/verify") { _, _ in ControlResponse.json(try await self.server.verify().json) }
         router.get("/metrics") { _, _ in self.metrics() }
         router.get("/healthz") { _, _ in ControlResponse.json(["status": "ok"]) }
     }

@@ -24,7 +24,8 @@ public protocol MockAPNsControl: Sendable {
 
     /// Clears the journal and puts the world and the rules back as the loaded scenario has them.
     ///
-    /// Devices and rules added at run time are dropped and every rule's counters start over.
+    /// Devices and rules added at run time are dropped and every rule's counters start over. The clock goes back
+    /// to real time (offset zero), as `moveClock(.reset)` does.
     func reset() async throws
 
     /// The scenario running now, with the changes made at run time.
@@ -33,7 +34,8 @@ public protocol MockAPNsControl: Sendable {
     /// Replaces the world and rules with the scenario in `yaml` (JSON is YAML too), and clears the journal.
     ///
     /// An invalid document throws a `ScenarioError` naming the line, column and field; the running scenario
-    /// stays. Listen settings and the journal capacity cannot change at run time and are ignored.
+    /// stays. Listen settings and the journal capacity cannot change at run time and are ignored. The clock stays
+    /// where it is (unlike `reset()`).
     func loadScenario(yaml: String) async throws -> ScenarioSnapshot
 
     /// Adds devices (or replaces those with the same token), from the next request on.
@@ -55,4 +57,15 @@ public protocol MockAPNsControl: Sendable {
 
     /// Counts over the requests recorded since the journal was last cleared, and the server's totals.
     func stats() async throws -> MockAPNsStats
+
+    /// The running scenario's `expect:`, `unexpected:` and `checks:` checked against the journal as it is now,
+    /// `within:` counted from the server's start (`POST /v1/verify`).
+    func verify() async throws -> VerifyReport
+
+    /// The mock's clock: the time it records and decides with, and how far that is from real time.
+    func clock() async throws -> ClockReading
+
+    /// Moves the mock's clock (advance, set, reset) and answers it after the move; a move that would take it more
+    /// than `ClockMove.maximumOffset` from real time is refused (400) and changes nothing.
+    func moveClock(_ move: ClockMove) async throws -> ClockReading
 }

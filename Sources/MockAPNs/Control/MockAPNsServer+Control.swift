@@ -28,8 +28,14 @@ extension MockAPNsServer: MockAPNsControl {
         journal.clear()
     }
 
-    /// Clears the journal and restores the loaded scenario's world and rules.
+    /// Clears the journal, restores the loaded scenario's world and rules, and sets the clock back to real time.
     public func reset() async throws {
+        try movableClock?.move(.reset)
+        restoreScenario()
+    }
+
+    /// Clears the journal and restores the loaded scenario's world and rules; the clock stays where it is.
+    func restoreScenario() {
         let scenario = currentScenario
         engine.updateWorld { $0 = scenario.world }
         engine.rules.replaceRules(scenario.rules)
@@ -38,7 +44,9 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot {
-        var snapshot = ScenarioSnapshot(name: currentScenario.name, world: engine.world, rules: engine.rules.rules)
+        let running = currentScenario
+        var snapshot = ScenarioSnapshot(
+            name: running.name, world: engine.world, rules: engine.rules.rules, declarations: running)
         // The limits in force (flags included): they belong to the listeners and stay as the server started.
         if case .object(var members) = snapshot.document {
             members.append(("limits", self.scenario.limits.scenarioJSON))

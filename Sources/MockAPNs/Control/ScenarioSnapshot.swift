@@ -2,8 +2,9 @@
 public struct ScenarioSnapshot: Sendable {
     /// The scenario's name.
     public var name: String
-    /// The document: the fields of a scenario file (name, environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, rules) as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario` accept back.
+    /// The document: the fields of a scenario file as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario`
+    /// accept back: name, activityTypes, environment, unknownDevices, unknownKeys, keys, apps, devices, rules,
+    /// expect, unexpected and checks (the optional declarations only when set).
     public var document: JSONValue
 
     /// A snapshot named `name` with `document`.
@@ -12,10 +13,28 @@ public struct ScenarioSnapshot: Sendable {
         self.document = document
     }
 
-    /// The snapshot of `world` and `rules` under `name`.
-    public init(name: String, world: World, rules: [ScriptedRule]) {
+    /// The snapshot of `world` and `rules` under `name`, with what `declarations` declares beside them that does
+    /// not change at run time: its Live Activity types, expectations, `unexpected` policy and provider checks, each
+    /// written only when set. A new declarative section of the scenario is written here.
+    public init(name: String, world: World, rules: [ScriptedRule], declarations: Scenario? = nil) {
         self.name = name
-        self.document = .object(
-            [("name", .string(name))] + world.scenarioMembers + [("rules", .array(rules.map(\.scenarioJSON)))])
+        var members = [("name", JSONValue.string(name))]
+        if let types = declarations?.declaredActivityTypes, !types.isEmpty {
+            members.append(("activityTypes", ActivitySchema.scenarioJSON(types)))
+        }
+        members += world.scenarioMembers
+        members.append(("rules", .array(rules.map(\.scenarioJSON))))
+        if let declarations {
+            if !declarations.expectations.isEmpty {
+                members.append(("expect", .array(declarations.expectations.map(\.scenarioJSON))))
+            }
+            if declarations.unexpected != .allow {
+                members.append(("unexpected", .string(declarations.unexpected.rawValue)))
+            }
+            if !declarations.checks.isEmpty {
+                members.append(("checks", .array(declarations.checks.map(\.scenarioJSON))))
+            }
+        }
+        self.document = .object(members)
     }
 }

@@ -47,7 +47,7 @@ public final class MockAPNsEngine: Sendable {
             request.fields.apnsID.map { .text($0) } ?? .generated(connection.ids.uuid(), uppercase: true)
 
         if let rule = rules.isEmpty ? nil : rules.ruleApplying(to: request) {
-            let name = "scripted:\(rule.name)"
+            let name = Verdict.scriptedRulePrefix + rule.name
             // As the checks would take it: a missing apns-push-type is alert (`missingPushTypeIsAlert`).
             let implied = connection.validator.world.fidelity.missingPushTypeIsAlert ? APNsPushType.alert.name : nil
             let pushType = request.fields.pushType ?? implied

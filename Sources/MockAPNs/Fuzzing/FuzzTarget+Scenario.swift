@@ -21,7 +21,9 @@ extension FuzzTarget {
             let scenario = try? ScenarioLoader.parse(
                 yaml: yaml, sourcePath: nil, baseDirectory: base, now: scenarioLoadTime)
         else { return nil }
-        let document = ScenarioSnapshot(name: scenario.name, world: scenario.world, rules: scenario.rules).document
+        let document = ScenarioSnapshot(
+            name: scenario.name, world: scenario.world, rules: scenario.rules, declarations: scenario
+        ).document
         let reloaded: Scenario
         do {
             reloaded = try ScenarioLoader.parse(
@@ -31,7 +33,9 @@ extension FuzzTarget {
                 "the snapshot of \(yaml.prefix(300).debugDescription) does not load back: \(error)\n"
                     + document.jsonText.prefix(600))
         }
-        let again = ScenarioSnapshot(name: reloaded.name, world: reloaded.world, rules: reloaded.rules).document
+        let again = ScenarioSnapshot(
+            name: reloaded.name, world: reloaded.world, rules: reloaded.rules, declarations: reloaded
+        ).document
         guard again == document else {
             let first = Array(document.jsonText.utf8)
             let second = Array(again.jsonText.utf8)

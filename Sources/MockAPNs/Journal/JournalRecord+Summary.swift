@@ -1,7 +1,9 @@
 extension JournalRecord {
     /// The token shortened to its first and last six digits (`0123ab…89cdef`), for tables and messages.
-    public var shortToken: String {
-        guard let token = deviceToken else { return "-" }
+    public var shortToken: String { deviceToken.map(Self.shortToken) ?? "-" }
+
+    /// `token` shortened to its first and last six digits when it is longer than fourteen.
+    static func shortToken(_ token: String) -> String {
         guard token.count > 14 else { return token }
         return "\(token.prefix(6))…\(token.suffix(6))"
     }

@@ -25,3 +25,26 @@ public struct NearMiss: Sendable {
         "#\(record.sequence) differs in \(field.rawValue): expected \(expected), got \(actual)"
     }
 }
+
+extension NearMiss {
+    /// One field a record failed: its name, what was asked and what the record had. A query's near miss has one;
+    /// an expectation's nearest miss (`expect:`) lists every field its record failed.
+    public struct Difference: Sendable, Hashable {
+        /// The field, as messages name it (`topic`, `aps.alert.title`, `header apns-priority`).
+        public var field: String
+        public var expected: String
+        public var actual: String
+
+        public init(field: String, expected: String, actual: String) {
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+        }
+
+        /// `aps.alert.title was "Order Ready" (expected "Order ready")`.
+        public var text: String { "\(field) was \(actual) (expected \(expected))" }
+    }
+
+    /// The field this near miss failed, as a difference.
+    public var difference: Difference { Difference(field: field.rawValue, expected: expected, actual: actual) }
+}

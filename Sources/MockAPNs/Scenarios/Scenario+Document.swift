@@ -7,6 +7,7 @@ extension Device {
         if let bundleID { members.append(("app", .string(bundleID))) }
         if let environment { members.append(("environment", .string(environment.rawValue))) }
         members.append(("kind", .string(kind.rawValue)))
+        if let attributesType { members.append(("attributesType", .string(attributesType))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))
@@ -24,25 +25,7 @@ extension ScriptedRule {
     /// The rule as a scenario file's `rules:` entry (JSON, which is YAML too).
     public var scenarioJSON: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
-        var matchMembers: [(String, JSONValue)] = []
-        func text(_ literal: String?, _ subject: MatchSubject) -> JSONValue? {
-            literal.map { .string($0) } ?? match.conditions[subject]?.scenarioJSON
-        }
-        if let token = text(match.token, .token) { matchMembers.append(("token", token)) }
-        if let topic = text(match.topic, .topic) { matchMembers.append(("topic", topic)) }
-        if let pushType = text(match.pushType, .pushType) { matchMembers.append(("pushType", pushType)) }
-        var headers = match.headers.map { ($0.key, JSONValue.string($0.value)) }
-        var payload = match.payload.map { ($0.key, Self.payloadLiteral($0.value)) }
-        for (subject, condition) in match.conditions {
-            switch subject {
-            case .header(let name): headers.append((name, condition.scenarioJSON))
-            case .payload(let path): payload.append((path, condition.scenarioJSON))
-            case .token, .topic, .pushType: break
-            }
-        }
-        if !headers.isEmpty { matchMembers.append(("headers", .object(headers.sorted { $0.0 < $1.0 }))) }
-        if !payload.isEmpty { matchMembers.append(("payload", .object(payload.sorted { $0.0 < $1.0 }))) }
-        if !matchMembers.isEmpty { members.append(("match", .object(matchMembers))) }
+        if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
         if let nth { members.append(("nth", .number(String(nth)))) }
         if let times { members.append(("times", .number(String(times)))) }
         switch action {
@@ -71,6 +54,63 @@ extension ScriptedRule {
     /// A duration as the scenario format writes it: whole milliseconds, `250ms`.
     static func durationText(_ duration: Duration) -> String {
         "\(DurationText.milliseconds(duration))ms"
+    }
+}
+
+extension RuleMatch {
+    /// Whether the match gives no field (and so matches every request).
+    public var isEmpty: Bool {
+        token == nil && topic == nil && pushType == nil && headers.isEmpty && payload.isEmpty && conditions.isEmpty
+    }
+
+    /// The match as a scenario file's `match:` mapping (JSON, which is YAML too), headers and paths sorted.
+    public var scenarioJSON: JSONValue {
+        var members: [(String, JSONValue)] = []
+        func text(_ literal: String?, _ subject: MatchSubject) -> JSONValue? {
+            literal.map { .string($0) } ?? conditions[subject]?.scenarioJSON
+        }
+        if let token = text(token, .token) { members.append(("token", token)) }
+        if let topic = text(topic, .topic) { members.append(("topic", topic)) }
+        if let pushType = text(pushType, .pushType) { members.append(("pushType", pushType)) }
+        var headers = headers.map { ($0.key, JSONValue.string($0.value)) }
+        var payload = payload.map { ($0.key, ScriptedRule.payloadLiteral($0.value)) }
+        for (subject, condition) in conditions {
+            switch subject {
+            case .header(let name): headers.append((name, condition.scenarioJSON))
+            case .payload(let path): payload.append((path, condition.scenarioJSON))
+            case .token, .topic, .pushType: break
+            }
+        }
+        if !headers.isEmpty { members.append(("headers", .object(headers.sorted { $0.0 < $1.0 }))) }
+        if !payload.isEmpty { members.append(("payload", .object(payload.sorted { $0.0 < $1.0 }))) }
+        return .object(members)
+    }
+}
+
+extension ScenarioExpectation {
+    /// The expectation as a scenario file's `expect:` entry (JSON, which is YAML too); loading it gives this
+    /// expectation back (but its `line`).
+    public var scenarioJSON: JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(name))]
+        if sequence.isEmpty {
+            if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
+            members.append(("count", Self.countJSON(count)))
+        } else {
+            members.append(("sequence", .array(sequence.map(\.scenarioJSON))))
+        }
+        if let answered {
+            members.append(("answered", answered.reason.map { .string($0) } ?? .number(String(answered.status ?? 200))))
+        }
+        if let within { members.append(("within", .string(ScriptedRule.durationText(within)))) }
+        return .object(members)
+    }
+
+    /// `count:` as written: a number for an exact count, else `{ min, max }` without an unbounded max.
+    static func countJSON(_ count: ClosedRange<Int>) -> JSONValue {
+        if count.lowerBound == count.upperBound { return .number(String(count.lowerBound)) }
+        var bounds: [(String, JSONValue)] = [("min", .number(String(count.lowerBound)))]
+        if count.upperBound != Int.max { bounds.append(("max", .number(String(count.upperBound)))) }
+        return .object(bounds)
     }
 }
 
@@ -129,5 +169,25 @@ extension FidelitySettings {
             ("certificateEnvironmentMismatch", .string(certificateEnvironmentMismatch.rawValue)),
             ("sandboxUniqueID", .bool(sandboxUniqueID)),
         ])
+    }
+}
+
+extension ProviderCheck {
+    /// The check as a `checks:` entry: its name, or with parameters that differ from the defaults a one-key
+    /// mapping of its name to them (`{"backs-off": {"minimum": "2000ms"}}`).
+    public var scenarioJSON: JSONValue {
+        let defaults = ProviderCheck(kind)
+        var parameters: [(String, JSONValue)] = []
+        switch kind {
+        case .backsOff where minimumBackoff != defaults.minimumBackoff:
+            parameters.append(("minimum", .string(ScriptedRule.durationText(minimumBackoff))))
+        case .reusesConnections where maxConnections != defaults.maxConnections:
+            parameters.append(("maxConnections", .number(String(maxConnections))))
+        case .tokenRefresh where maxTokenAge != defaults.maxTokenAge:
+            parameters.append(("maxAge", .string(ScriptedRule.durationText(maxTokenAge))))
+        default:
+            break
+        }
+        return parameters.isEmpty ? .string(kind.rawValue) : .object([(kind.rawValue, .object(parameters))])
     }
 }

@@ -4,6 +4,9 @@ public struct ListenSettings: Sendable, Hashable {
     public var host: String = "127.0.0.1"
     /// The APNs port; 0 picks a free one.
     public var port: Int = 2197
+    /// Whether the scenario gives `listen.port` (rather than leaving the default): `mock-apns run` keeps such a
+    /// port and otherwise picks a free one.
+    public var portIsPinned = false
     /// A cleartext HTTP/2 (prior knowledge) port for local debugging; `nil` for none.
     public var cleartextPort: Int?
     /// The server certificate chain (PEM file); `nil` for the embedded test certificate.
@@ -34,6 +37,21 @@ public struct Scenario: Sendable {
     public var journalMaxBytes: Int = Journal.defaultMaxBytes
     /// Handshake and idle timeouts and the connection cap (`limits:`).
     public var limits = ConnectionLimits()
+    /// What the run must have received (`expect:`), checked by `verify`.
+    public var expectations: [ScenarioExpectation] = []
+    /// Whether a request no expectation matches fails the run (`unexpected:`).
+    public var unexpected: UnexpectedRequests = .allow
+    /// Provider behaviour checked after the run (`checks:`).
+    public var checks: [ProviderCheck] = []
+    /// The first key of `keys:` given as a `.p8` file (a private key): what `mock-apns run` hands the provider.
+    public var signingKeyFile: SigningKeyFile?
+    /// The app's Live Activity attributes types (`activityTypes:`), in file order.
+    public var declaredActivityTypes: [ActivitySchema] = []
+
+    /// The declared Live Activity attributes types by Swift name.
+    public var activityTypes: [String: ActivitySchema] {
+        Dictionary(declaredActivityTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     public init(
         name: String, sourcePath: String? = nil, world: World = World(), rules: [ScriptedRule] = [],

@@ -13,6 +13,7 @@ extension ScenarioLoader.Reader {
         }
         if let port = fields["port"] {
             listen.port = try port.integer(in: 0...65535)
+            listen.portIsPinned = true
         }
         if let cleartextPort = fields["cleartextPort"] {
             listen.cleartextPort = try cleartextPort.integer(in: 0...65535)

@@ -61,12 +61,17 @@ extension ScenarioLoader {
             }
             if let keys = fields["keys"] {
                 scenario.world.keys = try signingKeys(keys)
+                scenario.signingKeyFile = try firstSigningKeyFile(keys)
             }
             if let apps = fields["apps"] {
                 scenario.world.apps = try self.apps(apps)
             }
+            if let activityTypes = fields["activityTypes"] {
+                scenario.declaredActivityTypes = try self.activityTypes(activityTypes)
+            }
             if let devices = fields["devices"] {
-                scenario.world.devices = try self.devices(devices)
+                scenario.world.devices = try self.devices(
+                    devices, activityTypes: scenario.declaredActivityTypes.map(\.name))
             }
             if let rules = fields["rules"] {
                 scenario.rules = try self.rules(rules)
@@ -76,6 +81,15 @@ extension ScenarioLoader {
             }
             if let limits = fields["limits"] {
                 scenario.limits = try self.limits(limits)
+            }
+            if let expect = fields["expect"] {
+                scenario.expectations = try expectations(expect)
+            }
+            if let unexpected = fields["unexpected"] {
+                scenario.unexpected = try unexpected.choice(["allow": UnexpectedRequests.allow, "fail": .fail])
+            }
+            if let checks = fields["checks"] {
+                scenario.checks = try self.checks(checks)
             }
             return scenario
         }

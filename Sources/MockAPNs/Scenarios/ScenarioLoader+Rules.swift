@@ -8,15 +8,8 @@ extension ScenarioLoader.Reader {
         var firstLine = [String: Int]()
         for (index, element) in try field.list().enumerated() {
             let fields = try element.mapping(known: ["name", "match", "nth", "times", "respond", "fault", "delay"])
-            var name = "rule \(index + 1)"
-            if let nameField = fields["name"] {
-                name = try nameField.string()
-                guard !name.isEmpty else { throw nameField.error("a rule name must not be empty") }
-                if let line = firstLine[name] {
-                    throw nameField.error("duplicate rule name '\(name)'; it is already used at line \(line)")
-                }
-            }
-            firstLine[name] = (fields["name"] ?? element).node.mark?.line ?? 0
+            let name = try uniqueName(
+                fields, at: element, default: "rule \(index + 1)", what: "rule", firstLine: &firstLine)
             var rule = ScriptedRule(name: name, action: try action(fields, at: element))
             if let match = fields["match"] {
                 rule.match = try self.match(match)

@@ -2,14 +2,15 @@ import Foundation
 import Yams
 
 extension ScenarioLoader.Reader {
+    /// The fields of one entry of `keys`.
+    static let signingKeyFields = ["teamID", "keyID", "publicKey", "p8", "pem", "environment", "topics"]
+
     /// The `keys` list: signing keys by key id.
     func signingKeys(_ field: Field) throws(ScenarioError) -> [String: SigningKey] {
         var keys = [String: SigningKey]()
         var firstLine = [String: Int]()
         for element in try field.list() {
-            let fields = try element.mapping(known: [
-                "teamID", "keyID", "publicKey", "p8", "pem", "environment", "topics",
-            ])
+            let fields = try element.mapping(known: Self.signingKeyFields)
             let keyIDField = try fields.required("keyID")
             let keyID = try appleID(keyIDField, what: "key id")
             if let line = firstLine[keyID] {
@@ -105,11 +106,16 @@ extension ScenarioLoader.Reader {
     }
 
     /// The `devices` list: devices by lower-case token.
-    func devices(_ field: Field) throws(ScenarioError) -> [String: Device] {
+    ///
+    /// - Parameter activityTypes: the declared activity types a push-to-start device's `attributesType` may name;
+    ///   `nil` takes any name (devices added at run time, whose scenario is not at hand).
+    func devices(_ field: Field, activityTypes: [String]? = nil) throws(ScenarioError) -> [String: Device] {
         var devices = [String: Device]()
         var firstLine = [String: Int]()
         for element in try field.list() {
-            let fields = try element.mapping(known: ["token", "app", "environment", "kind", "state", "since"])
+            let fields = try element.mapping(known: [
+                "token", "app", "environment", "kind", "state", "since", "attributesType",
+            ])
             let tokenField = try fields.required("token")
             let token = try deviceToken(tokenField)
             if let line = firstLine[token] {
@@ -128,6 +134,10 @@ extension ScenarioLoader.Reader {
                     "app": Device.Kind.app, "push-to-start": .pushToStart, "live-activity": .liveActivity,
                     "voip": .voip,
                 ])
+            }
+            if let attributesType = fields["attributesType"] {
+                device.attributesType = try self.attributesType(
+                    attributesType, kind: device.kind, declared: activityTypes)
             }
             let state = try fields["state"]?.choice([
                 "active": "active", "unregistered": "unregistered", "expired": "expired",

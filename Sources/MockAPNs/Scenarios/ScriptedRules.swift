@@ -24,7 +24,7 @@ public final class ScriptedRules: Sendable {
             var chosen: ScriptedRule?
             for index in entries.indices {
                 let rule = entries[index].rule
-                guard Self.matches(rule.match, request, payload: &payload) else { continue }
+                guard rule.match.matches(request.content, payload: &payload) else { continue }
                 entries[index].matched += 1
                 guard chosen == nil else { continue }
                 if let nth = rule.nth, entries[index].matched != nth { continue }
@@ -62,42 +62,8 @@ public final class ScriptedRules: Sendable {
         }
     }
 
+    /// Whether `request` matches `match`: the rules' and expectations' one matcher, `RuleMatch.matches`.
     static func matches(_ match: RuleMatch, _ request: APNsRequest, payload: inout JSONValue??) -> Bool {
-        if let token = match.token {
-            guard let requested = request.deviceToken, requested.lowercased() == token.lowercased() else { return false }
-        }
-        if let topic = match.topic, request.fields.topic != topic { return false }
-        if let pushType = match.pushType, (request.fields.pushType ?? "alert") != pushType { return false }
-        for (name, value) in match.headers where request.header(name) != value { return false }
-        if match.needsPayload {
-            if payload == nil { payload = .some(try? JSONParser.parse(request.body)) }
-            guard let parsed = payload ?? nil else { return false }
-            for (path, expected) in match.payload {
-                guard let actual = parsed.value(atPath: path) else { return false }
-                if actual != expected && actual.scalarText != expected.scalarText { return false }
-            }
-        }
-        for (subject, condition) in match.conditions where !Self.passes(condition, subject, request, payload) {
-            return false
-        }
-        return true
-    }
-
-    /// Whether `request` passes `condition` on `subject`; `payload` was parsed already if any subject needs it.
-    private static func passes(
-        _ condition: MatchCondition, _ subject: MatchSubject, _ request: APNsRequest, _ payload: JSONValue??
-    ) -> Bool {
-        switch subject {
-        case .token: return condition.matches(text: request.deviceToken, caseInsensitive: true)
-        case .topic: return condition.matches(text: request.fields.topic)
-        case .pushType:
-            // `exists` tells whether the header was sent; the other operators see `alert` when it was not.
-            if case .exists = condition { return condition.matches(text: request.fields.pushType) }
-            return condition.matches(text: request.fields.pushType ?? "alert")
-        case .header(let name): return condition.matches(text: request.header(name))
-        case .payload(let path):
-            guard let parsed = payload ?? nil else { return false }
-            return condition.matches(parsed.value(atPath: path))
-        }
+        match.matches(request.content, payload: &payload)
     }
 }

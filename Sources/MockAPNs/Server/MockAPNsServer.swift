@@ -28,6 +28,8 @@ public final class MockAPNsServer: Sendable {
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
     public let caPEM: String?
+    /// When the server started listening (the clock's time): where `verify()` counts `within:` from by default.
+    public let startedAt: Date
     /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
     let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
     /// The `/v1/stats` counts, brought up to date on each `stats()` call.
@@ -58,6 +60,7 @@ public final class MockAPNsServer: Sendable {
         self.cleartextPort = cleartextPort
         self.host = host
         self.caPEM = caPEM
+        self.startedAt = engine.clock.now()
         self.group = group
         self.ownsGroup = ownsGroup
         self.listeners = listeners
@@ -69,10 +72,11 @@ public final class MockAPNsServer: Sendable {
     ///
     /// - Parameters:
     ///   - journalFile: also append every record to this JSON-lines file.
-    ///   - clock: the time source (inject a `ManualClock` in tests).
+    ///   - clock: the time source: by default a `MovableClock` (real time plus the offset `POST /v1/clock` moves);
+    ///     inject a `ManualClock` in tests.
     ///   - eventLoopGroup: loops to run on; by default one per core, owned and shut down by the server.
     public static func start(
-        scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = SystemClock(),
+        scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = MovableClock(),
         logger: Logger = Logger(label: "mock-apns"), eventLoopGroup: MultiThreadedEventLoopGroup? = nil
     ) async throws -> MockAPNsServer {
         let listen = scenario.listen

@@ -16,9 +16,12 @@ public struct Verdict: Sendable, Hashable {
         case noAnswer
     }
 
+    /// What the rule of a scripted answer starts with: `scripted:<rule name>`.
+    public static let scriptedRulePrefix = "scripted:"
+
     public var outcome: Outcome
     /// The rule that decided, e.g. `apns-priority`, `provider-token.expired`, `device.unregistered`, or
-    /// `scripted:<rule name>`.
+    /// `scripted:<rule name>` (`scriptedRulePrefix`).
     public var rule: String
     /// A sentence saying why, for records and failing tests.
     public var explanation: String

@@ -69,10 +69,13 @@ public struct Device: Sendable, Hashable {
     public var unregisteredAt: Date?
     /// From this time on the token answers 410 ExpiredToken with this timestamp.
     public var expiredAt: Date?
+    /// For a push-to-start token: the one attributes type it starts (a start for another does not start); `nil`
+    /// for any declared type.
+    public var attributesType: String?
 
     public init(
         token: String, bundleID: String? = nil, environment: APNsEnvironment? = nil, kind: Kind = .app,
-        unregisteredAt: Date? = nil, expiredAt: Date? = nil
+        unregisteredAt: Date? = nil, expiredAt: Date? = nil, attributesType: String? = nil
     ) {
         self.token = token.lowercased()
         self.bundleID = bundleID
@@ -80,6 +83,7 @@ public struct Device: Sendable, Hashable {
         self.kind = kind
         self.unregisteredAt = unregisteredAt
         self.expiredAt = expiredAt
+        self.attributesType = attributesType
     }
 }
 

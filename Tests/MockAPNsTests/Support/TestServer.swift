@@ -4,7 +4,7 @@ import Logging
 
 /// Starts a server on a free port for one test and always stops it.
 func withTestServer<T>(
-    scenario: Scenario = .embeddedDefault(port: 0), clock: any APNsClock = SystemClock(), cleartext: Bool = false,
+    scenario: Scenario = .embeddedDefault(port: 0), clock: any APNsClock = MovableClock(), cleartext: Bool = false,
     journalFile: String? = nil, _ body: (MockAPNsServer) async throws -> T
 ) async throws -> T {
     var scenario = scenario

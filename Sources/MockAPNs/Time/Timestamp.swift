@@ -9,6 +9,13 @@ enum Timestamp {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
+    /// The time of day of `text`, UTC with milliseconds (`14:13:20.123`), for messages about one run.
+    static func timeOfDay(_ date: Date) -> String {
+        let full = text(date)
+        guard let separator = full.firstIndex(of: "T") else { return full }
+        return String(full[full.index(after: separator)...].dropLast())
+    }
+
     /// ISO 8601 with milliseconds, UTC: `2026-09-21T14:13:20.123Z`, the milliseconds cut as `millis` cuts them.
     ///
     /// Written by hand: Foundation's ISO 8601 format style cost several microseconds per record, which the journal

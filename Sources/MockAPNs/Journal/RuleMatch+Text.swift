@@ -1,0 +1,81 @@
+extension RuleMatch {
+    /// The match in words for messages: `to 5984de…a1b2c3 with topic com.example.app, aps.alert.title "Order
+    /// ready"`; `any request` when it gives no field.
+    var text: String {
+        var with: [String] = []
+        if let topic { with.append("topic \(topic)") }
+        if let pushType { with.append("pushType \(pushType)") }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { with.append("header \(name) \"\(value)\"") }
+        for (path, value) in payload.sorted(by: { $0.key < $1.key }) { with.append("\(path) \(value.jsonText)") }
+        for (subject, condition) in conditions.sorted(by: { $0.key.name < $1.key.name }) {
+            with.append("\(subject.name) \(condition.scenarioJSON.jsonText)")
+        }
+        var words = token.map { "to \(JournalRecord.shortToken($0))" } ?? ""
+        if !with.isEmpty { words += (words.isEmpty ? "with " : " with ") + with.joined(separator: ", ") }
+        return words.isEmpty ? "any request" : words
+    }
+
+    /// What `field` asks for, as text.
+    func expectedText(_ field: RuleMatchField) -> String {
+        switch field {
+        case .token: token ?? "any"
+        case .topic: topic ?? "any"
+        case .pushType: pushType ?? "any"
+        case .header(let name): headers[name].map { "\"\($0)\"" } ?? "any"
+        case .payload(let path): payload[path]?.jsonText ?? "any"
+        case .condition(let subject): conditions[subject]?.scenarioJSON.jsonText ?? "any"
+        }
+    }
+
+    /// What `request` has for `field`, as text: `absent` when it has nothing there.
+    static func actualText(
+        _ field: RuleMatchField, _ request: APNsRequest.Content, payload: JSONValue??
+    ) -> String {
+        // A literal pushType compares `alert` when the header is absent; say so.
+        if field == .pushType, request.fields.pushType == nil { return "absent (taken as alert)" }
+        return actualText(field.subject, request, payload: payload)
+    }
+
+    /// What `request` has for `subject`, as text.
+    static func actualText(_ subject: MatchSubject, _ request: APNsRequest.Content, payload: JSONValue??) -> String {
+        switch subject {
+        case .token: return request.deviceToken ?? "absent"
+        case .topic: return request.fields.topic ?? "absent"
+        case .pushType: return request.fields.pushType ?? "absent"
+        case .header(let name): return request.header(name).map { "\"\($0)\"" } ?? "absent"
+        case .payload(let path):
+            guard case .some(.some(let parsed)) = payload else { return "absent (the payload is not JSON)" }
+            return parsed.value(atPath: path)?.jsonText ?? "absent"
+        }
+    }
+}
+
+extension MatchSubject {
+    /// The subject as a message names it: `token`, `topic`, `pushType`, `header apns-priority`, `aps.badge`.
+    var name: String {
+        switch self {
+        case .token: "token"
+        case .topic: "topic"
+        case .pushType: "pushType"
+        case .header(let name): "header \(name)"
+        case .payload(let path): path
+        }
+    }
+}
+
+extension RuleMatchField {
+    /// The request value the field tests.
+    var subject: MatchSubject {
+        switch self {
+        case .token: .token
+        case .topic: .topic
+        case .pushType: .pushType
+        case .header(let name): .header(name)
+        case .payload(let path): .payload(path)
+        case .condition(let subject): subject
+        }
+    }
+
+    /// The field as a message names it.
+    var name: String { subject.name }
+}

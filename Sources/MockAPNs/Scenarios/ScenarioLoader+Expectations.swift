@@ -1,0 +1,116 @@
+import Foundation
+import Yams
+
+extension ScenarioLoader.Reader {
+    /// The fields an `expect:` entry may have.
+    static let expectationFields = ["name", "match", "count", "answered", "within", "sequence"]
+
+    /// The longest `within:`: a day, like a scripted delay; a run that long is surely a typo.
+    static let maximumWithin = Duration.seconds(86_400)
+
+    /// The `expect:` list, in file order.
+    func expectations(_ field: Field) throws(ScenarioError) -> [ScenarioExpectation] {
+        var expectations = [ScenarioExpectation]()
+        var firstLine = [String: Int]()
+        for (index, element) in try field.list().enumerated() {
+            let fields = try element.mapping(known: Self.expectationFields)
+            let name = try uniqueName(
+                fields, at: element, default: "expectation \(index + 1)", what: "expectation", firstLine: &firstLine)
+            var expectation = ScenarioExpectation(name: name, line: element.node.mark?.line ?? 0)
+            if let match = fields["match"] {
+                expectation.match = try self.match(match)
+            }
+            if let sequence = fields["sequence"] {
+                if let match = fields["match"] {
+                    throw match.error("give match or sequence, not both: a sequence's steps are matches themselves")
+                }
+                expectation.sequence = try self.sequence(sequence)
+                for key in ["count", "answered"] {
+                    if let extra = fields[key] {
+                        throw extra.error("\(key) is for a match, not a sequence (a sequence is expected once)")
+                    }
+                }
+            }
+            if let count = fields["count"] {
+                expectation.count = try self.count(count)
+            }
+            if let answered = fields["answered"] {
+                expectation.answered = try self.answered(answered)
+            }
+            if let within = fields["within"] {
+                expectation.within = try duration(within, maximum: Self.maximumWithin)
+            }
+            expectations.append(expectation)
+        }
+        return expectations
+    }
+
+    /// An entry's `name`, or `default`; names are unique within their list (`firstLine` remembers where each was).
+    func uniqueName(
+        _ fields: Fields, at element: Field, default defaultName: String, what: String,
+        firstLine: inout [String: Int]
+    ) throws(ScenarioError) -> String {
+        var name = defaultName
+        if let nameField = fields["name"] {
+            name = try nameField.string()
+            guard !name.isEmpty else { throw nameField.error("the \(what) name must not be empty") }
+        }
+        if let line = firstLine[name] {
+            throw (fields["name"] ?? element).error(
+                "duplicate \(what) name '\(name)'; it is already used at line \(line)")
+        }
+        firstLine[name] = (fields["name"] ?? element).node.mark?.line ?? 0
+        return name
+    }
+
+    /// A `sequence:`: at least two match mappings, in order.
+    func sequence(_ field: Field) throws(ScenarioError) -> [RuleMatch] {
+        let steps = try field.list()
+        guard steps.count >= 2 else {
+            throw field.error(
+                "a sequence needs at least 2 steps, got \(steps.count); for one request write match instead")
+        }
+        var matches = [RuleMatch]()
+        for step in steps {
+            matches.append(try match(step))
+        }
+        return matches
+    }
+
+    /// `count:`: a number of requests (0 for never), or `{ min, max }` with one or both bounds.
+    func count(_ field: Field) throws(ScenarioError) -> ClosedRange<Int> {
+        guard case .mapping = field.node else {
+            let exact = try field.integer(in: 0...Int.max)
+            return exact...exact
+        }
+        let bounds = try field.mapping(known: ["min", "max"])
+        guard bounds["min"] != nil || bounds["max"] != nil else {
+            throw field.error("give min, max or both (count: { min: 1, max: 3 }), or a number")
+        }
+        let low = try bounds["min"]?.integer(in: 0...Int.max) ?? 0
+        let high = try bounds["max"]?.integer(in: 0...Int.max) ?? Int.max
+        if let maxField = bounds["max"], high < low {
+            throw maxField.error("max (\(high)) is below min (\(low))")
+        }
+        return low...high
+    }
+
+    /// `answered:`: an HTTP status APNs answers (200, 4xx, 5xx) or a reason name (`Unregistered`).
+    func answered(_ field: Field) throws(ScenarioError) -> ScenarioExpectation.AnswerCondition {
+        if case .scalar = field.node, !field.isQuoted, field.tagName == .int {
+            let status = try field.integer(in: 200...599)
+            guard status == 200 || status >= 400 else {
+                throw field.error("APNs answers 200 or an error status (4xx, 5xx); got \(status)")
+            }
+            return ScenarioExpectation.AnswerCondition(status: status)
+        }
+        let name = try field.string()
+        guard APNsReason.named(name) != nil else {
+            let guess = Self.reasonTypo(name, hasStatus: false).map { " (did you mean '\($0)'?)" } ?? ""
+            throw field.error(
+                "expected a status (200, 410, ...) or an APNs reason; '\(name)' is not one\(guess); reason names are "
+                    + "case-sensitive")
+        }
+        return ScenarioExpectation.AnswerCondition(reason: name)
+    }
+}

@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MockAPNs
+
+/// `mock-apns run SCENARIO -- COMMAND`: plays a scenario against a provider and fails with a readable reason.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a scenario on free ports, run COMMAND against it, then check the scenario's expectations.",
+        discussion: """
+            COMMAND runs directly (no shell; write sh -c '…' for one) with MOCK_APNS_URL, MOCK_APNS_HOST, \
+            MOCK_APNS_PORT, MOCK_APNS_CA_FILE, MOCK_APNS_CONTROL_URL, MOCK_APNS_KEY_FILE, MOCK_APNS_KEY_ID, \
+            MOCK_APNS_TEAM_ID and (for a scenario with one app) MOCK_APNS_BUNDLE_ID added to its environment. \
+            Without COMMAND it serves until Ctrl-C, then checks.
+
+            Exit status: 0 everything passed and COMMAND exited 0; 1 an expectation or check failed; 2 a usage \
+            or scenario error; 3 COMMAND failed (non-zero, killed, or past --timeout) while the rest passed.
+            """)
+
+    /// The range of `--settle`.
+    static let settleRange = Duration.zero...Duration.seconds(60)
+    /// The range of `--timeout`.
+    static let timeoutRange = Duration.seconds(1)...Duration.seconds(7 * 24 * 3600)
+    /// At most this many times `--settle` is spent waiting for a journal that keeps receiving requests.
+    static let settleCap = 10
+
+    @Argument(help: "Scenario file (YAML). Default: the embedded default world.")
+    var scenario: String?
+
+    @Argument(parsing: .postTerminator, help: "The provider to run, after --.")
+    var command: [String] = []
+
+    @Option(
+        name: [.short, .long], help: "APNs (TLS) port. Default: the scenario's listen.port if it sets one, else free.")
+    var port: Int?
+
+    @Option(name: .long, help: "Control API port. Default: a free one.")
+    var controlPort: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "After COMMAND exits, wait until no request has been recorded for this long (0ms to 60s).",
+            discussion: "Default: 250ms.", valueName: "duration"))
+    var settle: String = "250ms"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Stop COMMAND (SIGTERM, SIGKILL 5s later) when it runs longer than this (1s to 7d).",
+            discussion: "Default: 10m.", valueName: "duration"))
+    var timeout: String = "10m"
+
+    @Option(name: .long, help: "Write the run's journal to this file as JSON lines (replaced if it exists).")
+    var journal: String?
+
+    @Option(name: .long, help: "Write the scenario with an expect: block listing what COMMAND sent to this file.")
+    var record: String?
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. Default: warning.")
+    var logLevel: String = "warning"
+
+    @OptionGroup var outputs: RunVerdictOutputOptions
+
+    func validate() throws {
+        try CommandLineChecks.checkPort(port, flag: "--port")
+        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
+        _ = try durationOption(settle, flag: "--settle", range: Self.settleRange)
+        _ = try durationOption(timeout, flag: "--timeout", range: Self.timeoutRange)
+        try CommandLineChecks.checkLogLevel(logLevel)
+        if let first = command.first, first.isEmpty { throw ValidationError("COMMAND after -- must not be empty") }
+    }
+
+    func run() async throws {
+        CommandLineChecks.bootstrapLogging(logLevel, fallback: .warning)
+        let loaded = try await Self.orExit2 { try prepareScenario() }
+        if !command.isEmpty {
+            _ = try await Self.orExit2 {
+                try RunChild.executable(command[0], path: ProcessInfo.processInfo.environment["PATH"])
+            }
+        }
+        if let journal {
+            guard FileManager.default.createFile(atPath: journal, contents: nil) else {
+                throw Self.exit2("--journal \(journal): cannot create it")
+            }
+        }
+        let mock = try await Self.orExit2 {
+            try await RunningMock.start(
+                scenario: loaded, journalFile: journal, control: .init(host: "127.0.0.1", port: controlPort ?? 0),
+                logger: Logger(label: "mock-apns"))
+        }
+        let environment: RunEnvironment
+        do { environment = try RunEnvironment(mock: mock) } catch {
+            await mock.stop()
+            throw Self.exit2("\(error)")
+        }
+        defer { environment.removeFiles() }
+        let verdict = await play(mock: mock, environment: environment)
+        await mock.stop()
+        outputs.write(verdict)
+        if let record {
+            do { try RunRecorder(scenario: loaded, records: mock.server.journal.records()).write(to: record) } catch {
+                warn("--record \(record): \(error)")
+                throw ExitCode(MockAPNsCommand.usageExitCode)
+            }
+        }
+        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
+    }
+
+    /// The scenario with `--port` (else a free port unless the scenario pins one); a usage error for `--record`
+    /// with a scenario that already has `expect:`.
+    private func prepareScenario() throws -> Scenario {
+        var loaded = try RunningMock.loadScenario(scenario)
+        if let port {
+            loaded.listen.port = port
+        } else if !loaded.listen.portIsPinned {
+            loaded.listen.port = 0
+        }
+        if record != nil, !loaded.expectations.isEmpty || RunRecorder.hasExpectBlock(sourcePath: loaded.sourcePath) {
+            throw CLIError(
+                "--record writes an expect: block, and \(scenario ?? "the scenario") already has one: remove it "
+                    + "(or record from a copy without it)")
+        }
+        return loaded
+    }
+
+    /// Runs COMMAND (or waits for Ctrl-C without one), lets the journal settle and checks the scenario.
+    private func play(mock: RunningMock, environment: RunEnvironment) async -> RunVerdict {
+        let settle = (try? durationOption(self.settle, flag: "--settle", range: Self.settleRange)) ?? .milliseconds(250)
+        let timeout = (try? durationOption(self.timeout, flag: "--timeout", range: Self.timeoutRange)) ?? .seconds(600)
+        // On the mock's clock, as the records are (`within:` compares the two).
+        let startedAt = mock.server.engine.clock.now()
+        var outcome: CommandOutcome?
+        if command.isEmpty {
+            let signals = RunSignals()
+            let lines =
+                ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            _ = await signals.next()
+            signals.stop()
+        } else {
+            do {
+                let child = try RunChild(
+                    arguments: command, environment: environment.childEnvironment, timeout: timeout)
+                // Caught from here on (COMMAND keeps the default dispositions): passed on to COMMAND.
+                let signals = RunSignals()
+                let forwarding = Task {
+                    while let number = await signals.next() { child.send(number) }
+                }
+                outcome = await child.outcome
+                signals.stop()
+                await forwarding.value
+            } catch {
+                warn("cannot start COMMAND \(command[0]): \(error)")
+                outcome = .exited(127)
+            }
+        }
+        await Self.waitForQuiet(mock.server.journal, settle: settle)
+        return RunVerdict(
+            scenarioName: mock.server.scenario.name, report: mock.server.verify(startedAt: startedAt),
+            command: command, outcome: outcome)
+    }
+
+    /// Returns once no record has been added for `settle`, at the latest after `settleCap` times `settle`.
+    static func waitForQuiet(_ journal: Journal, settle: Duration) async {
+        let clock = ContinuousClock()
+        let giveUp = clock.now + settle * settleCap
+        var count = journal.totalCount
+        var quietSince = clock.now
+        while clock.now < giveUp, clock.now - quietSince < settle {
+            try? await Task.sleep(for: .milliseconds(10))
+            let now = journal.totalCount
+            if now != count {
+                count = now
+                quietSince = clock.now
+            }
+        }
+    }
+
+    /// `body`'s result; a scenario error or `CLIError` is printed and becomes exit status 2.
+    private static func orExit2<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as ScenarioError {
+            throw exit2("\(error)")
+        } catch let error as CLIError {
+            throw exit2(error.description)
+        }
+    }
+
+    /// Prints `message` as an error and returns the exit of a usage or scenario error, 2.
+    private static func exit2(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        return ExitCode(MockAPNsCommand.usageExitCode)
+    }
+}

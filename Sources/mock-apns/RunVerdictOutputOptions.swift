@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+/// The outputs of a verdict, shared by `run` and `verify`: the terminal text, JUnit XML, Markdown.
+struct RunVerdictOutputOptions: ParsableArguments {
+    @Option(name: .long, help: "Write the verdict as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(name: .long, help: "Write the verdict as Markdown to this file (also appended to $GITHUB_STEP_SUMMARY).")
+    var report: String?
+
+    @Flag(name: .long, help: "Print only what failed, and the summary line.")
+    var quiet = false
+
+    /// Prints `verdict` (in colour on a terminal unless `NO_COLOR` is set) and writes the files asked for; a
+    /// file that cannot be written is reported on standard error and does not change the verdict.
+    func write(_ verdict: RunVerdict) {
+        let environment = ProcessInfo.processInfo.environment
+        let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+        FileHandle.standardOutput.write(Data((verdict.terminalText(quiet: quiet, colour: colour) + "\n").utf8))
+        if let junit { Self.write(verdict.junit, to: junit, flag: "--junit") }
+        if let report { Self.write(verdict.markdown, to: report, flag: "--report") }
+        if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            Self.append(verdict.markdown, to: summary)
+        }
+    }
+
+    private static func write(_ text: String, to path: String, flag: String) {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            warn("\(flag) \(path): cannot write it: \(error.localizedDescription)")
+        }
+    }
+
+    private static func append(_ text: String, to path: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            if !FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) {
+                warn("GITHUB_STEP_SUMMARY \(path): cannot write it")
+            }
+            return
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            warn("GITHUB_STEP_SUMMARY \(path): cannot append to it: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// Prints `message` on standard error, prefixed `mock-apns: `.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("mock-apns: \(message)\n".utf8))
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MockAPNs
+import ServiceLifecycle
+
+/// A started mock as `serve` and `run` start it: the APNs endpoint and, unless turned off, the control API.
+struct RunningMock {
+    let server: MockAPNsServer
+    let controlAPI: MockAPNsControlAPI?
+
+    /// Where and how the control API listens; `nil` for no control API.
+    struct ControlSettings {
+        var host: String
+        /// The port; `nil` for the default, 2190, or a free one when the APNs port is free-picked too.
+        var port: Int?
+        var token: String?
+    }
+
+    /// The scenario file, or the embedded default world when `path` is `nil`.
+    static func loadScenario(_ path: String?) throws(ScenarioError) -> Scenario {
+        guard let path else { return .embeddedDefault() }
+        return try ScenarioLoader.load(file: path)
+    }
+
+    /// Starts the APNs endpoint for `scenario`, then the control API; a `CLIError` with the listen failure's
+    /// one-line message when either cannot start (the endpoint is stopped again when the control API fails).
+    static func start(
+        scenario: Scenario, journalFile: String?, control: ControlSettings?, logger: Logger
+    ) async throws -> RunningMock {
+        let server: MockAPNsServer
+        do {
+            server = try await MockAPNsServer.start(scenario: scenario, journalFile: journalFile, logger: logger)
+        } catch let failure as ListenFailure {
+            throw CLIError(failure.commandLineMessage)
+        } catch {
+            throw CLIError("cannot start: \(error)")
+        }
+        guard let control else { return RunningMock(server: server, controlAPI: nil) }
+        // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
+        let port = control.port ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
+        do {
+            let controlAPI = try await MockAPNsControlAPI.start(
+                server: server, host: control.host, port: port, token: control.token, logger: logger)
+            return RunningMock(server: server, controlAPI: controlAPI)
+        } catch {
+            try? await server.shutdown()
+            let failure =
+                error as? ListenFailure
+                ?? ListenFailure(
+                    role: .control, host: control.host, port: port, error: error)
+            throw CLIError(failure.commandLineMessage)
+        }
+    }
+
+    /// Stops the control API, then the endpoint (which flushes the journal file).
+    func stop() async {
+        try? await controlAPI?.shutdown()
+        try? await server.shutdown()
+    }
+
+    /// Both as swift-service-lifecycle services, for a `ServiceGroup` that stops them on a signal.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: MockAPNsService(server: server))
+        ]
+        if let controlAPI { services.append(.init(service: MockAPNsControlAPIService(controlAPI: controlAPI))) }
+        return services
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MockAPNs
+
+/// `mock-apns verify SCENARIO --journal FILE.jsonl`: the verdict of `run`, offline, from a saved journal.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a scenario's expectations and checks against a journal file written by run or serve.",
+        discussion: """
+            Exit status: 0 everything passed, 1 an expectation or check failed, 2 a usage or scenario error or a \
+            journal line that is not a record. within: counts from the journal's first record.
+            """)
+
+    @Argument(help: "Scenario file (YAML) with expect: and checks:.")
+    var scenario: String
+
+    @Option(name: .long, help: "The journal: JSON lines, one record each (run --journal, serve --journal).")
+    var journal: String
+
+    @OptionGroup var outputs: RunVerdictOutputOptions
+
+    func run() throws {
+        let loaded: Scenario
+        let records: [JournalRecord]
+        do {
+            loaded = try RunningMock.loadScenario(scenario)
+            records = try Self.records(file: journal)
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(MockAPNsCommand.usageExitCode)
+        }
+        let report = loaded.verify(records, startedAt: records.first?.receivedAt ?? Date())
+        let verdict = RunVerdict(scenarioName: loaded.name, report: report)
+        outputs.write(verdict)
+        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
+    }
+
+    /// The records of a JSON-lines journal; a `CLIError` naming `file:line` for a line that is not a record.
+    static func records(file: String) throws -> [JournalRecord] {
+        let text: String
+        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+            throw CLIError("--journal \(file): cannot read it: \(error.localizedDescription)")
+        }
+        var records: [JournalRecord] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let json: JSONValue
+            do { json = try JSONParser.parse(Array(line.utf8)) } catch {
+                throw CLIError("\(file):\(index + 1): not JSON: \(error.message) at byte \(error.offset)")
+            }
+            guard let record = JournalRecord(json: json) else {
+                throw CLIError("\(file):\(index + 1): not a journal record (as /v1/requests and --journal write them)")
+            }
+            records.append(record)
+        }
+        return records
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// `mock-apns clock` run as a person runs it, against a real control API.
+@Suite("mock-apns clock", .serialized)
+struct ClockCommandTests {
+    func run(_ arguments: [String], _ control: MockAPNsControlAPI) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
+        try await offPool { try CLITests.run(["clock"] + arguments + ["--control-url", control.url]) }
+    }
+
+    @Test("shows the clock, advances, sets and resets it, and prints JSON")
+    func showAndMove() async throws {
+        try await withControlServer { server, control in
+            let shown = try await run([], control)
+            #expect(shown.status == 0, "\(shown.errors)")
+            #expect(shown.output.hasSuffix("Z (real time +0s)\n"), "\(shown.output)")
+
+            let advanced = try await run(["--advance", "9h"], control)
+            #expect(advanced.output.hasSuffix("Z (real time +9h)\n"), "\(advanced.output)")
+            #expect(try await server.clock().offset == .seconds(9 * 3600))
+
+            let back = try await run(["--advance", "-9h5m"], control)
+            #expect(back.status != 0)
+            #expect(back.errors.contains("advance: expected a duration such as"), "\(back.errors)")
+            let behind = try await run(["--advance", "-9h", "--json"], control)
+            #expect(try JSONParser.parse(behind.output)["offset"] == "0s", "\(behind.output)")
+
+            let set = try await run(["--set", "2026-11-22T18:00:00Z"], control)
+            #expect(set.output.hasPrefix("2026-11-22T18:00:00."), "\(set.output)")
+            #expect(set.output.contains("(real time -"))
+
+            let reset = try await run(["--reset"], control)
+            #expect(reset.output.hasSuffix("(real time +0s)\n"), "\(reset.output)")
+            #expect(try await server.clock().offset == .zero)
+        }
+    }
+
+    @Test("refuses two moves at once and a duration without a unit, before calling the server")
+    func badArguments() async throws {
+        let both = try await offPool { try CLITests.run(["clock", "--advance", "1h", "--reset"]) }
+        #expect(both.status != 0)
+        #expect(both.errors.contains("give at most one of --advance, --set and --reset"), "\(both.errors)")
+        // Nothing listens on port 9: the message is the duration's, so it was checked first.
+        let unit = try await offPool {
+            try CLITests.run(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
+        }
+        #expect(unit.status != 0)
+        #expect(unit.errors.contains("advance: a duration needs a unit"), "\(unit.errors)")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// `mock-apns run` and `verify` as a CI job runs them: a process with `mock-apns` on `PATH`, in a folder of its own.
+enum RunTestSupport {
+    /// A fresh temporary folder for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("run-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// This environment with the built `mock-apns` first on `PATH`, no `MOCK_APNS_*` or `GITHUB_STEP_SUMMARY`
+    /// inherited, and `extra` added.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("MOCK_APNS_") && $0.key != "GITHUB_STEP_SUMMARY"
+        }
+        let binFolder = URL(fileURLWithPath: CLITests.executable).deletingLastPathComponent().path
+        environment["PATH"] = binFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment.merging(extra) { $1 }
+    }
+
+    /// Runs `mock-apns arguments` to the end from the package root (at most `timeout` seconds).
+    static func mockAPNs(
+        _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 120
+    ) throws -> (status: Int32, output: String, errors: String) {
+        try Subprocess.run(
+            CLITests.executable, arguments, in: AuthTestFiles.packageRoot, environment: environment(extra),
+            timeout: timeout)
+    }
+
+    /// `mockAPNs` on a thread of its own, for tests that run two at once.
+    static func mockAPNsOnOwnThread(_ arguments: [String]) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try mockAPNs(arguments) }) }
+        }
+    }
+
+    /// Writes `text` to `name` in `folder` and returns its path.
+    static func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The `NAME=value` lines of an `env` dump.
+    static func variables(_ dump: String) -> [String: String] {
+        var variables: [String: String] = [:]
+        for line in dump.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            variables[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return variables
+    }
+
+    /// The records of a JSON-lines journal, as objects.
+    static func journal(_ path: String) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// A device token the default world accepts.
+    static let device = String(repeating: "0123456789abcdef", count: 4)
+}
