@@ -97,14 +97,15 @@ struct Run: AsyncParsableCommand {
         defer { environment.removeFiles() }
         let verdict = await play(mock: mock, environment: environment)
         await mock.stop()
-        outputs.write(verdict)
+        var written = outputs.write(verdict)
         if let record {
             do { try RunRecorder(scenario: loaded, records: mock.server.journal.records()).write(to: record) } catch {
                 warn("--record \(record): \(error)")
-                throw ExitCode(MockAPNsCommand.usageExitCode)
+                written = false
             }
         }
-        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
+        let status = verdict.exitCode(outputsWritten: written)
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The scenario with `--port` (else a free port unless the scenario pins one); a usage error for `--record`
@@ -139,11 +140,12 @@ struct Run: AsyncParsableCommand {
             _ = await signals.next()
             signals.stop()
         } else {
+            // Caught from before the spawn (COMMAND gets the default dispositions back): one that arrives while
+            // COMMAND starts waits in the stream and is passed on once it runs.
+            let signals = RunSignals()
             do {
                 let child = try RunChild(
                     arguments: command, environment: environment.childEnvironment, timeout: timeout)
-                // Caught from here on (COMMAND keeps the default dispositions): passed on to COMMAND.
-                let signals = RunSignals()
                 let forwarding = Task {
                     while let number = await signals.next() { child.send(number) }
                 }
@@ -151,6 +153,7 @@ struct Run: AsyncParsableCommand {
                 signals.stop()
                 await forwarding.value
             } catch {
+                signals.stop()
                 warn("cannot start COMMAND \(command[0]): \(error)")
                 outcome = .exited(127)
             }
@@ -158,7 +161,7 @@ struct Run: AsyncParsableCommand {
         await Self.waitForQuiet(mock.server.journal, settle: settle)
         return RunVerdict(
             scenarioName: mock.server.scenario.name, report: mock.server.verify(startedAt: startedAt),
-            command: command, outcome: outcome)
+            command: command, outcome: outcome, startedAt: startedAt)
     }
 
     /// Returns once no record has been added for `settle`, at the latest after `settleCap` times `settle`.

@@ -59,15 +59,32 @@ final class RunChild: Sendable {
         sigdelset(&all, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Only stdin, stdout and stderr go to COMMAND: not the mock's listening sockets and event-loop descriptors,
+        // which a background grandchild would otherwise keep open (and the ports bound) after `run` ends.
+        var files = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&files)
+        defer { posix_spawn_file_actions_destroy(&files) }
+        closeInheritedDescriptors(&files)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+        let result = posix_spawn(&pid, executable, &files, &attributes, argv, envp)
         guard result == 0 else {
             throw CLIError("COMMAND \(executable): cannot start it: \(String(cString: strerror(result)))")
         }
         return pid
+    }
+
+    /// Adds "close every descriptor from 3 up" to `files`: glibc's `posix_spawn_file_actions_addclosefrom_np`
+    /// (2.34 and later; Swift's Glibc module does not import it, so it is looked up by name), Darwin's
+    /// `POSIX_SPAWN_CLOEXEC_DEFAULT` being the same idea. Without it (an older glibc) COMMAND inherits them.
+    private static func closeInheritedDescriptors(_ files: inout posix_spawn_file_actions_t) {
+        #if os(Linux)
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&files, 3)
+        #endif
     }
 
     /// Blocks until `pid` ends and says how (the `WIFEXITED`/`WTERMSIG` encoding of the wait status, which Swift

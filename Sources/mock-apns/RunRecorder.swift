@@ -30,10 +30,14 @@ struct RunRecorder {
     }
 
     /// Writes the scenario's text (an empty document for the default world) and the `expect:` block to `path`.
+    /// The file paths the scenario names relative to its folder are rewritten relative to `path`'s folder, so the
+    /// copy names the same files wherever it is written.
     func write(to path: String) throws {
         var text = ""
         if let source = scenario.sourcePath {
             text = try String(contentsOfFile: source, encoding: .utf8)
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            text = try Self.relocating(text, paths: scenario.relativeFilePaths, to: folder)
             if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
             text += "\n"
         }
@@ -73,7 +77,9 @@ struct RunRecorder {
         var groups: [Group] = []
         var index: [String: Int] = [:]
         for record in records {
-            guard let token = record.deviceToken, !token.isEmpty else { continue }
+            // As expectations compare tokens: ignoring case (a token sent in both cases is one device).
+            guard let sent = record.deviceToken, !sent.isEmpty else { continue }
+            let token = DeviceToken(sent)?.hex ?? sent
             let key = [token, record.pushType ?? "", record.topic ?? ""].joined(separator: "\u{0}")
             let fields = record.payloadJSON.map { Self.scalarFields($0) } ?? []
             if let existing = index[key] {
@@ -107,6 +113,71 @@ struct RunRecorder {
 
     private static func path(_ prefix: String, _ key: String) -> String {
         prefix.isEmpty ? key : prefix + "." + key
+    }
+
+    /// `text` with each of `paths` (where the scenario wrote a relative file path) rewritten relative to `folder`;
+    /// unchanged where `folder` is the scenario's own. Throws for a path written over several lines.
+    static func relocating(_ text: String, paths: [ScenarioFilePath], to folder: String) throws -> String {
+        var lines = text.components(separatedBy: "\n")
+        // From the end, so that a rewrite never moves the column of one still to do.
+        for path in paths.sorted(by: { ($0.line, $0.column) > ($1.line, $1.column) }) {
+            let moved = relativePath(from: folder, to: path.resolved)
+            guard moved != path.written else { continue }
+            guard path.line >= 1, path.line <= lines.count,
+                let span = scalarSpan(in: lines[path.line - 1], column: path.column, written: path.written)
+            else {
+                throw CLIError(
+                    "cannot rewrite \(path.field) (line \(path.line)) for the new folder: write the file beside the "
+                        + "scenario, or name that file by an absolute path")
+            }
+            var line = Array(lines[path.line - 1].unicodeScalars)
+            line.replaceSubrange(span, with: quoted(moved).unicodeScalars)
+            lines[path.line - 1] = String(String.UnicodeScalarView(line))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Where a one-line scalar whose value is `written` starts at `column` (1-based) of `line` and where it ends,
+    /// quotes included; `nil` when the line does not hold it there.
+    private static func scalarSpan(in line: String, column: Int, written: String) -> Range<Int>? {
+        let scalars = Array(line.unicodeScalars)
+        let start = column - 1
+        guard start >= 0, start < scalars.count else { return nil }
+        switch scalars[start] {
+        case "\"", "'":
+            let quote = scalars[start]
+            var index = start + 1
+            while index < scalars.count {
+                if quote == "\"", scalars[index] == "\\" {
+                    index += 2
+                    continue
+                }
+                if scalars[index] == quote {
+                    if quote == "'", index + 1 < scalars.count, scalars[index + 1] == "'" {
+                        index += 2
+                        continue
+                    }
+                    return start..<(index + 1)
+                }
+                index += 1
+            }
+            return nil
+        default:
+            let value = Array(written.unicodeScalars)
+            guard start + value.count <= scalars.count, Array(scalars[start..<(start + value.count)]) == value else {
+                return nil
+            }
+            return start..<(start + value.count)
+        }
+    }
+
+    /// `target` relative to the folder `folder` (`../../certs/key.p8`); both made absolute and standardized.
+    static func relativePath(from folder: String, to target: String) -> String {
+        let from = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.pathComponents
+        let to = URL(fileURLWithPath: target).standardizedFileURL.pathComponents
+        var shared = 0
+        while shared < min(from.count, to.count), from[shared] == to[shared] { shared += 1 }
+        return (Array(repeating: "..", count: from.count - shared) + to[shared...]).joined(separator: "/")
     }
 
     /// `text` as a YAML double-quoted scalar: a JSON string, which YAML reads the same way.

@@ -19,7 +19,7 @@ final class RunSignals: @unchecked Sendable {
     private let stream: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
 
-    /// Starts catching; COMMAND, started by `Process`, gets the default dispositions back.
+    /// Starts catching; COMMAND, started by `posix_spawn` (`RunChild`), gets the default dispositions back.
     init() {
         (stream, continuation) = AsyncStream<Int32>.makeStream()
         let continuation = self.continuation

@@ -3,7 +3,8 @@ import MockAPNs
 extension RunVerdict {
     /// The verdict as JUnit XML: one test suite named for the scenario, one test case per item (class name
     /// `mock-apns.expectation`, `.unexpected` or `.check`), one for dropped records when there were any, and one
-    /// for COMMAND's exit; a failure's message is its summary and its text the details.
+    /// for COMMAND's exit; a failure's message is its summary and its text the details. The suite's property
+    /// `startedAt` is where `within:` counted from.
     var junit: String {
         var cases: [(className: String, name: String, failure: (message: String, text: String)?)] = []
         for item in report.items {
@@ -24,6 +25,14 @@ extension RunVerdict {
             #"<testsuites name="mock-apns" tests="\#(cases.count)" failures="\#(failures)" errors="0">"#,
             #"  <testsuite name="\#(suite)" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="0">"#,
         ]
+        if let startedAt {
+            // Where within: counted from: `mock-apns verify --started-at` takes it to give the same verdict.
+            lines += [
+                "    <properties>",
+                #"      <property name="startedAt" value="\#(Timestamp.text(startedAt))"/>"#,
+                "    </properties>",
+            ]
+        }
         for testCase in cases {
             let open = #"    <testcase classname="\#(testCase.className)" name="\#(Self.xmlEscaped(testCase.name))""#
             guard let failure = testCase.failure else {

@@ -15,12 +15,20 @@ struct RunVerdict {
     var command: [String] = []
     /// How COMMAND ended; `nil` when there was none.
     var outcome: CommandOutcome?
+    /// Where `within:` counted from (COMMAND's start, on the mock's clock); `verify --started-at` takes it back.
+    var startedAt: Date?
 
     /// 0 when everything passed, 1 when an expectation or check failed, else 3 when COMMAND failed.
     var exitCode: Int32 {
         if !report.passed { return Self.failedExitCode }
         if let outcome, !outcome.succeeded { return Self.commandFailedExitCode }
         return 0
+    }
+
+    /// `exitCode`, except that a run that passed but could not write a file asked for (`--junit`, `--report`,
+    /// `--record`) exits 2: a CI job must not pass without the report it uploads. A failure keeps its own code.
+    func exitCode(outputsWritten: Bool) -> Int32 {
+        exitCode == 0 && !outputsWritten ? MockAPNsCommand.usageExitCode : exitCode
     }
 
     /// COMMAND as one line, its words shell-quoted.

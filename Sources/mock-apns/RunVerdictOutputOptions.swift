@@ -12,23 +12,28 @@ struct RunVerdictOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only what failed, and the summary line.")
     var quiet = false
 
-    /// Prints `verdict` (in colour on a terminal unless `NO_COLOR` is set) and writes the files asked for; a
-    /// file that cannot be written is reported on standard error and does not change the verdict.
-    func write(_ verdict: RunVerdict) {
+    /// Prints `verdict` (in colour on a terminal unless `NO_COLOR` is set) and writes the files asked for; returns
+    /// whether every file was written (one that cannot be is reported on standard error and makes a passing run
+    /// exit 2, see `RunVerdict.exitCode(outputsWritten:)`).
+    func write(_ verdict: RunVerdict) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
         FileHandle.standardOutput.write(Data((verdict.terminalText(quiet: quiet, colour: colour) + "\n").utf8))
-        if let junit { Self.write(verdict.junit, to: junit, flag: "--junit") }
-        if let report { Self.write(verdict.markdown, to: report, flag: "--report") }
+        var written = true
+        if let junit { written = Self.write(verdict.junit, to: junit, flag: "--junit") && written }
+        if let report { written = Self.write(verdict.markdown, to: report, flag: "--report") && written }
         if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             Self.append(verdict.markdown, to: summary)
         }
+        return written
     }
 
-    private static func write(_ text: String, to path: String, flag: String) {
+    private static func write(_ text: String, to path: String, flag: String) -> Bool {
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
             warn("\(flag) \(path): cannot write it: \(error.localizedDescription)")
+            return false
         }
+        return true
     }
 
     private static func append(_ text: String, to path: String) {

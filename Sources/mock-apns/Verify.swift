@@ -8,7 +8,7 @@ struct Verify: ParsableCommand {
         abstract: "Check a scenario's expectations and checks against a journal file written by run or serve.",
         discussion: """
             Exit status: 0 everything passed, 1 an expectation or check failed, 2 a usage or scenario error or a \
-            journal line that is not a record. within: counts from the journal's first record.
+            journal line that is not a record. within: counts from --started-at, else from the journal's first record.
             """)
 
     @Argument(help: "Scenario file (YAML) with expect: and checks:.")
@@ -17,7 +17,21 @@ struct Verify: ParsableCommand {
     @Option(name: .long, help: "The journal: JSON lines, one record each (run --journal, serve --journal).")
     var journal: String
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Count within: from this time (ISO 8601; run writes it as the JUnit property startedAt).",
+            discussion: "Default: the journal's first record.", valueName: "time"))
+    var startedAt: String?
+
     @OptionGroup var outputs: RunVerdictOutputOptions
+
+    func validate() throws {
+        if let startedAt, Timestamp.date(fromText: startedAt) == nil {
+            throw ValidationError(
+                "--started-at: expected an ISO 8601 time such as 2026-11-23T12:00:00.000Z, got \(startedAt)")
+        }
+    }
 
     func run() throws {
         let loaded: Scenario
@@ -29,10 +43,11 @@ struct Verify: ParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(MockAPNsCommand.usageExitCode)
         }
-        let report = loaded.verify(records, startedAt: records.first?.receivedAt ?? Date())
-        let verdict = RunVerdict(scenarioName: loaded.name, report: report)
-        outputs.write(verdict)
-        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
+        let start = startedAt.flatMap(Timestamp.date(fromText:)) ?? records.first?.receivedAt ?? Date()
+        let report = loaded.verify(records, startedAt: start)
+        let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start)
+        let status = verdict.exitCode(outputsWritten: outputs.write(verdict))
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The records of a JSON-lines journal; a `CLIError` naming `file:line` for a line that is not a record.

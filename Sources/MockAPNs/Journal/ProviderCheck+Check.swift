@@ -37,10 +37,13 @@ extension ProviderCheck {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
-    /// `1.5s`, `250ms`: how long after `start` the time `end` is, for messages.
+    /// `1.5s`, `250ms`: how long after `start` the time `end` is, for messages. Times read back from a journal file
+    /// can be decades apart (an `iat` of Int64.min): beyond what a `Duration` holds, whole seconds.
     static func elapsed(from start: Date, to end: Date) -> String {
         let seconds = end.timeIntervalSince(start)
-        return DurationText.text(.milliseconds(Int64((seconds * 1000).rounded())))
+        let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return String(format: "%.0fs", seconds) }
+        return DurationText.text(.milliseconds(Int64(milliseconds)))
     }
 }
 

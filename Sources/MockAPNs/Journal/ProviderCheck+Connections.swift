@@ -24,16 +24,22 @@ extension ProviderCheck {
         return item(breaches, lookedAt: lookedAt)
     }
 
-    /// `token-refresh`: an `ExpiredProviderToken` or `TooManyProviderTokenUpdates` answer, or a request whose
-    /// provider token was issued more than `maxTokenAge` before it was received.
+    /// `token-refresh`: an `ExpiredProviderToken` or `TooManyProviderTokenUpdates` answer that no rule scripted, or
+    /// a request whose provider token was issued more than `maxTokenAge` before it was received.
     func tokenRefresh(_ records: [JournalRecord]) -> VerifyReport.Item {
         let refused = Set(Self.tokenRefreshReasons.map(\.name))
         let maxAge = DurationText.seconds(maxTokenAge)
         var breaches: [Breach] = []
         var tokenRequests = 0
         for record in records {
-            if let reason = record.reason, refused.contains(reason), record.response != nil {
-                breaches.append(Breach(record: record, why: "answered \(reason): refresh the provider token in time"))
+            if let reason = record.reason, refused.contains(reason), record.response != nil,
+                !record.rule.hasPrefix(Verdict.scriptedRulePrefix)
+            {
+                let advice =
+                    reason == APNsReason.expiredProviderToken.name
+                    ? "make a new provider token before the old one is \(DurationText.text(maxTokenAge)) old"
+                    : "make a new provider token at most once every 20 minutes, not for every request"
+                breaches.append(Breach(record: record, why: "answered \(reason): \(advice)"))
                 continue
             }
             guard let auth = record.auth, auth.kind == "token", let issuedAt = auth.issuedAt else { continue }

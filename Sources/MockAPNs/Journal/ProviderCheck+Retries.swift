@@ -28,8 +28,37 @@ extension ProviderCheck {
     ]
 
     /// The statuses after which a retry must wait (`backs-off`): "retry 5xx with back-off; retry TooManyRequests
-    /// after a delay" (apns-reference §4; doc).
+    /// after a delay" (apns-reference §4; doc). Not the 429 `TooManyProviderTokenUpdates`: that one asks for
+    /// fewer token refreshes, and `token-refresh` is its check.
     public static let backOffStatuses: Set<Int> = [429, 500, 503]
+
+    /// Whether `record`'s answer asks for a back-off before a retry.
+    static func asksForBackOff(_ record: JournalRecord) -> Bool {
+        guard let status = record.response?.status, backOffStatuses.contains(status), record.answeredAt != nil else {
+            return false
+        }
+        return record.reason != APNsReason.tooManyProviderTokenUpdates.name
+    }
+
+    /// The headers whose values make two pushes with the same token, topic and payload different pushes: those
+    /// APNs checks, so a retry that fixes one of them after a `BadPriority` or `BadExpirationDate` is a new push.
+    /// `apns-id` only after `BadMessageId` (clients give each send a new id, a real retry included); every header
+    /// after `DuplicateHeaders`.
+    static func decidingHeaders(after reason: String?) -> [String]? {
+        if reason == APNsReason.duplicateHeaders.name { return nil }
+        let checked = ["apns-priority", "apns-expiration", "apns-collapse-id", "apns-push-type"]
+        return reason == APNsReason.badMessageId.name ? checked + ["apns-id"] : checked
+    }
+
+    /// Whether `record` sends again what `failure` sent, as far as `failure`'s reason is concerned.
+    static func resends(_ record: JournalRecord, _ failure: JournalRecord) -> Bool {
+        guard let names = decidingHeaders(after: failure.reason) else {
+            return record.headers.map { [$0.name, $0.value] } == failure.headers.map { [$0.name, $0.value] }
+        }
+        return names.allSatisfy { name in
+            record.headers.first { $0.name == name }?.value == failure.headers.first { $0.name == name }?.value
+        }
+    }
 
     /// `stops-after-unregistered`: a request to a token received after that token was answered 410.
     func stopsAfterUnregistered(_ records: [JournalRecord]) -> VerifyReport.Item {
@@ -53,8 +82,8 @@ extension ProviderCheck {
         return item(breaches, lookedAt: lookedAt)
     }
 
-    /// `no-retry-on-permanent-errors`: the same request (method, token or path, topic and payload bytes) received
-    /// again after it was answered with one of `permanentReasons`.
+    /// `no-retry-on-permanent-errors`: the same request (method, token or path, topic, payload bytes and the
+    /// headers of `decidingHeaders`) received again after it was answered with one of `permanentReasons`.
     func noRetryOnPermanentErrors(_ records: [JournalRecord]) -> VerifyReport.Item {
         struct Push: Hashable {
             var method: String
@@ -69,15 +98,13 @@ extension ProviderCheck {
             let push = Push(
                 method: record.method, target: record.deviceKey ?? record.path, topic: record.topic,
                 payload: record.payload)
-            if let answer = failed[push], record.arrived(after: answer) {
+            if let answer = failed[push], record.arrived(after: answer), Self.resends(record, answer) {
                 breaches.append(
                     Breach(
                         record: record,
                         why: "the same push as #\(answer.sequence), which was answered \(answer.outcomeText) "
                             + "(permanent)"))
-            } else if failed[push] == nil, let reason = record.reason, permanent.contains(reason),
-                record.response != nil
-            {
+            } else if let reason = record.reason, permanent.contains(reason), record.response != nil {
                 failed[push] = record
             }
         }
@@ -107,9 +134,7 @@ extension ProviderCheck {
                                 + "wait at least \(DurationText.text(minimumBackoff))"))
                 }
             }
-            if let status = record.response?.status, Self.backOffStatuses.contains(status), record.answeredAt != nil {
-                waiting[token] = record
-            }
+            if Self.asksForBackOff(record) { waiting[token] = record }
         }
         let lookedAt =
             "\(Self.counted(retries, "retry", plural: "retries")) after 429/500/503, "

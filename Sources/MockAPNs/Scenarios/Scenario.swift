@@ -43,6 +43,8 @@ public struct Scenario: Sendable {
     public var unexpected: UnexpectedRequests = .allow
     /// Provider behaviour checked after the run (`checks:`).
     public var checks: [ProviderCheck] = []
+    /// The file paths the scenario file names relative to its folder, where they are written in it.
+    public var relativeFilePaths: [ScenarioFilePath] = []
     /// The first key of `keys:` given as a `.p8` file (a private key): what `mock-apns run` hands the provider.
     public var signingKeyFile: SigningKeyFile?
     /// The app's Live Activity attributes types (`activityTypes:`), in file order.

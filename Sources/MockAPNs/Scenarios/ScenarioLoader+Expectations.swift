@@ -54,6 +54,10 @@ extension ScenarioLoader.Reader {
         if let nameField = fields["name"] {
             name = try nameField.string()
             guard !name.isEmpty else { throw nameField.error("the \(what) name must not be empty") }
+            // A name is one line of reports, JUnit and Markdown.
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw nameField.error("the \(what) name must be one line, without control characters")
+            }
         }
         if let line = firstLine[name] {
             throw (fields["name"] ?? element).error(

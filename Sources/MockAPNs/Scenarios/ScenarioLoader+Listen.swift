@@ -62,6 +62,8 @@ extension ScenarioLoader.Reader {
     func resolvedPath(_ field: Field) throws(ScenarioError) -> String {
         let text = try field.string()
         guard !text.isEmpty else { throw field.error("expected a file path, got an empty string") }
-        return resolve(text)
+        let resolved = resolve(text)
+        filePaths.note(field, written: text, resolved: resolved)
+        return resolved
     }
 }

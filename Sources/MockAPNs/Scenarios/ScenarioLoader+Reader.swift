@@ -12,6 +12,8 @@ extension ScenarioLoader {
         let now: Date
         /// What the document has expanded to so far, against the alias-bomb limits.
         let budget = ScenarioLoader.ExpansionBudget()
+        /// The relative file paths read so far.
+        let filePaths = ScenarioLoader.FilePathLog()
 
         /// The whole scenario; a missing or null document is the default one.
         func scenario(from root: Node?, defaultName: String) throws(ScenarioError) -> Scenario {
@@ -91,6 +93,7 @@ extension ScenarioLoader {
             if let checks = fields["checks"] {
                 scenario.checks = try self.checks(checks)
             }
+            scenario.relativeFilePaths = filePaths.paths
             return scenario
         }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Times as the mock writes them: ISO 8601 text with milliseconds in UTC (journal records, scenario documents) and
 /// whole milliseconds since the epoch (the `timestamp` of 410 answers). One implementation, so that a record's
 /// time, an answer's timestamp and a saved scenario agree to the millisecond.
-enum Timestamp {
+public enum Timestamp {
     /// Milliseconds since the epoch, rounded down (towards the past, also before 1970).
     static func millis(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
@@ -20,7 +20,7 @@ enum Timestamp {
     ///
     /// Written by hand: Foundation's ISO 8601 format style cost several microseconds per record, which the journal
     /// file and every control-API answer pay for each record.
-    static func text(_ date: Date) -> String {
+    public static func text(_ date: Date) -> String {
         let millis = Self.millis(date)
         var seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let fraction = Int(millis - seconds * 1000)
@@ -64,7 +64,7 @@ enum Timestamp {
     }
 
     /// A text `text(_:)` wrote back as a date (ISO 8601, with or without fractional seconds; `nil` for other text).
-    static func date(fromText text: String) -> Date? {
+    public static func date(fromText text: String) -> Date? {
         let parsed =
             (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
             ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
