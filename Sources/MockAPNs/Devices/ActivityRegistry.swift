@@ -30,7 +30,30 @@ public final class ActivityRegistry: Sendable {
     /// the tokens this registry issued.
     @discardableResult
     public func start(_ activity: LiveActivity) -> LiveActivity {
+        switch start(activity, budget: nil, window: 0) {
+        case .started(let started): started
+        case .overBudget: activity  // no budget, never over it
+        }
+    }
+
+    /// What `start(_:budget:window:)` did.
+    enum StartResult {
+        case started(LiveActivity)
+        /// `count` activities started from the same push-to-start token within the window: none started.
+        case overBudget(count: Int)
+    }
+
+    /// Starts `activity` as `start(_:)` does, unless `budget` activities already started from its push-to-start
+    /// token within `window` before its start; checked and started under one lock, so no start slips past.
+    func start(_ activity: LiveActivity, budget: Int?, window: TimeInterval) -> StartResult {
         store.withLockedValue { store in
+            if let budget {
+                let since = activity.startedAt.addingTimeInterval(-window)
+                let recent = store.activities.values.count(where: {
+                    $0.pushToStartToken == activity.pushToStartToken && $0.startedAt > since
+                })
+                if recent >= budget { return .overBudget(count: recent) }
+            }
             var started = activity
             started.id = UUID().uuidString
             var token = Self.randomToken()
@@ -39,7 +62,7 @@ public final class ActivityRegistry: Sendable {
             store.activities[started.id] = started
             store.tokens[token] = started.id
             store.order.append(started.id)
-            return started
+            return .started(started)
         }
     }
 

@@ -90,9 +90,15 @@ public struct ActivityPush: Sendable, Hashable {
     public var outcome: DeviceOutcome.Kind
     /// Why, in plain words, when it did not simply apply.
     public var reason: String?
+    /// `apns-priority`, for the update budget (only applied priority-10 pushes count).
+    public var priority: Int?
 
-    public init(at: Date, sequence: UInt64?, event: String, outcome: DeviceOutcome.Kind, reason: String? = nil) {
+    public init(
+        at: Date, sequence: UInt64?, event: String, outcome: DeviceOutcome.Kind, reason: String? = nil,
+        priority: Int? = nil
+    ) {
         self.at = at
+        self.priority = priority
         self.sequence = sequence
         self.event = event
         self.outcome = outcome
