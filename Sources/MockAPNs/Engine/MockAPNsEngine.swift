@@ -15,6 +15,9 @@ public final class MockAPNsEngine: Sendable {
     public let journal: Journal
     public let rules: ScriptedRules
     public let clock: any APNsClock
+    /// The simulated phone's Live Activities and the update tokens it issued (issue 12). Kept out of the world:
+    /// minting a token must not bump the world generation (structure.md §3.2b).
+    public let activities = ActivityRegistry()
     private let worldBox: NIOLockedValueBox<World>
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
     private let worldGeneration = NIOLockedValueBox<UInt64>(0)
