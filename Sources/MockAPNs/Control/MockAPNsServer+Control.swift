@@ -42,6 +42,7 @@ extension MockAPNsServer: MockAPNsControl {
         engine.updateWorld { $0 = scenario.world }
         engine.rules.replaceRules(scenario.rules)
         engine.activities.removeAll()
+        engine.setActivityTypes(scenario.activityTypes)
         journal.clear()
     }
 
