@@ -8,8 +8,8 @@ import Testing
 @Suite("Live Activity device stage end to end", .serialized)
 struct LiveActivityEndToEndTests {
     static let taxiStartToken =
-        "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f746099ffd"
-        + "4676e7e40a14ee3683d8809d5d8b4aaf6eea31109209ed97c"
+        "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f746099f"
+        + "fd4676e7e40a14ee3683d8809d5d8b4aaf6eea31109209ed97c"
 
     static func scenario() throws -> Scenario {
         var scenario = try ScenarioLoader.load(
