@@ -44,3 +44,19 @@ struct ActivityRegistryResetTests {
         }
     }
 }
+
+/// How `mock-apns requests` and reports show the phone's outcome beside the APNs answer.
+@Suite("Journal record device text")
+struct JournalRecordDeviceTextTests {
+    @Test("the result and summary line say what the phone did, and why; ordinary records are unchanged")
+    func texts() {
+        var record = JournalRecordJSONTests.fullRecord()
+        let before = record.summaryLine
+        #expect(record.resultText == record.outcomeText)
+        record.device = DeviceOutcome(.ignored, reason: "activity ended")
+        #expect(record.resultText == "\(record.outcomeText), phone ignored")
+        #expect(record.summaryLine.contains(": \(record.outcomeText), phone ignored (activity ended) "))
+        record.device = nil
+        #expect(record.summaryLine == before)
+    }
+}
