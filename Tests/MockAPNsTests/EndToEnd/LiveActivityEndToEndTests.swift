@@ -91,6 +91,44 @@ struct LiveActivityEndToEndTests {
         }
     }
 
+    @Test("many activities updated from several connections at once: no outcome is lost")
+    func concurrentActivities() async throws {
+        // Six starts and four updates each: within the default budgets (10 starts per 10 minutes, 60 an hour).
+        try await withTestServer(scenario: try Self.scenario()) { server in
+            let now = Int(Date().timeIntervalSince1970)
+            var tokens = [String]()
+            for index in 0..<6 {
+                let start = try await Self.push(
+                    server, to: Self.taxiStartToken,
+                    #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
+                        + #""attributes":{"appName":"Taxi \#(index)","appLogo":"logo"},"content-state":{},"#
+                        + #""alert":{"title":"Ride"},"input-push-token":1}"#)
+                tokens.append(try #require(start.device?.updateToken))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for token in tokens {
+                    for step in 1...4 {
+                        group.addTask {
+                            let answer = try await Self.push(
+                                server, to: token,
+                                #"{"event":"update","timestamp":\#(now + step),"content-state":{"eta":"\#(step)"}}"#)
+                            #expect(answer.status == 200)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let updates = server.journal.records().filter { $0.contentText.hasPrefix("event update") }
+            #expect(updates.count == 24)
+            #expect(updates.allSatisfy { $0.device != nil })
+            for token in tokens {
+                let history = try #require(server.engine.activities.activity(forToken: token)?.history)
+                #expect(history.count == 5)
+                #expect(history.filter { $0.outcome == .applied || $0.outcome == .ignored }.count == 4)
+            }
+        }
+    }
+
     @Test("an ordinary push's record has no device part")
     func ordinaryPush() async throws {
         try await withTestServer { server in
