@@ -29,7 +29,8 @@ struct RecordPrinter {
             record.response == nil ? .yellow : record.accepted ? .green : .red
         let row = columns(
             String(record.sequence), Self.timeText(record.receivedAt), record.shortToken,
-            record.pushType ?? "-", record.topic ?? "-", record.outcomeText, record.contentText)
+            record.pushType ?? "-", record.topic ?? "-", record.resultText,
+            record.device?.reason.map { "(\($0)) \(record.contentText)" } ?? record.contentText)
         write(row, style: style)
     }
 

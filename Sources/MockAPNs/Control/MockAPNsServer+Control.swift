@@ -28,17 +28,21 @@ extension MockAPNsServer: MockAPNsControl {
         journal.clear()
     }
 
-    /// Clears the journal, restores the loaded scenario's world and rules, and sets the clock back to real time.
+    /// Clears the journal and the Live Activities, restores the loaded scenario's world and rules, and sets the clock
+    /// back to real time.
     public func reset() async throws {
         try movableClock?.move(.reset)
         restoreScenario()
     }
 
-    /// Clears the journal and restores the loaded scenario's world and rules; the clock stays where it is.
+    /// Clears the journal and the Live Activities and restores the loaded scenario's world and rules; the clock stays
+    /// where it is.
     func restoreScenario() {
         let scenario = currentScenario
         engine.updateWorld { $0 = scenario.world }
         engine.rules.replaceRules(scenario.rules)
+        engine.activities.removeAll()
+        engine.setActivityTypes(scenario.activityTypes)
         journal.clear()
     }
 

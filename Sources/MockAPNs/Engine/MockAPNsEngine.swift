@@ -15,6 +15,11 @@ public final class MockAPNsEngine: Sendable {
     public let journal: Journal
     public let rules: ScriptedRules
     public let clock: any APNsClock
+    /// The simulated phone's Live Activities and the update tokens it issued (issue 12). Kept out of the world:
+    /// minting a token must not bump the world generation (structure.md §3.2b).
+    public let activities = ActivityRegistry()
+    /// The app's activity types and the phone's settings the device stage decides with.
+    let activityConfig = NIOLockedValueBox(ActivityConfig())
     private let worldBox: NIOLockedValueBox<World>
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
     private let worldGeneration = NIOLockedValueBox<UInt64>(0)
@@ -91,6 +96,11 @@ public final class MockAPNsEngine: Sendable {
         var decided = connection.validator.validate(
             request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
         if decided.pushType == nil { decided.pushType = request.fields.pushType }
+        // The device stage (issue 12): the one branch an ordinary push pays.
+        var device: DeviceOutcome?
+        if decided.pushType == APNsPushType.liveactivity.name, case .accepted = decided.outcome {
+            device = deviceOutcome(of: request, world: connection.validator.world, now: receivedAt)
+        }
         let response: APNsResponse =
             switch decided.outcome {
             case .accepted: .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
@@ -98,9 +108,10 @@ public final class MockAPNsEngine: Sendable {
                 .error(reason, id: apnsID, timestampMillis: timestamp.map(Timestamp.millis))
             case .noAnswer: .error(.internalServerError, id: apnsID)  // the validator always answers
             }
-        let record = record(
+        var record = record(
             of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
             fault: nil, &connection.lastVerdict)
+        if let device { record.device = device }
         return .answer(response, record: record, delay: nil)
     }
 

@@ -6,7 +6,8 @@ extension JournalRecord {
     /// Members in this order, always present: `sequence`, `receivedAt`, `answeredAt`, `connection`,
     /// `remoteAddress`, `stream`, `method`, `path`, `authority`, `token`, `pushType`, `topic`, `headers`, `payload`,
     /// `payloadJSON`, `accepted`, `reason`, `rule`, `explanation`, `notes`; then `payloadTruncated` and
-    /// `payloadBytes` only for a cut payload; then `auth`, `response` and `fault`.
+    /// `payloadBytes` only for a cut payload; then `auth`, `response` and `fault`; then `device` only for a push
+    /// the simulated phone received (issue 12).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("sequence", .number(String(sequence))),
@@ -37,6 +38,7 @@ extension JournalRecord {
         members.append(("auth", auth?.json ?? .null))
         members.append(("response", response?.json ?? .null))
         members.append(("fault", fault.map { .string($0) } ?? .null))
+        if let device { members.append(("device", device.json)) }
         return .object(members)
     }
 
@@ -83,6 +85,7 @@ extension JournalRecord {
             verdict: Verdict.Shared(verdict), response: response,
             injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
         if injectedFault == nil { note = fault }
+        device = json["device"].flatMap(DeviceOutcome.init(json:))
     }
 }
 

@@ -14,6 +14,11 @@ extension JournalRecord {
         return reason.map { "\(response.status) \($0)" } ?? String(response.status)
     }
 
+    /// The APNs answer and, for a push the simulated phone received, what it did: `200, phone applied`.
+    public var resultText: String {
+        device.map { "\(outcomeText), phone \($0.kind.rawValue)" } ?? outcomeText
+    }
+
     /// What the push shows: the alert's title and body, a Live Activity's event and content-state, or a hint.
     public var contentText: String {
         guard let json = payloadJSON else { return payload.isEmpty ? "(empty payload)" : "(payload is not JSON)" }
@@ -40,8 +45,10 @@ extension JournalRecord {
         }
     }
 
-    /// `#3 alert com.example.app → 0123ab…89cdef: 200 "Hello" / "World"`: one record on one line.
+    /// `#3 alert com.example.app → 0123ab…89cdef: 200 "Hello" / "World"`: one record on one line; a push the
+    /// simulated phone received says what it did after the answer (`200, phone dropped (why)`).
     public var summaryLine: String {
-        "#\(sequence) \(pushType ?? "-") \(topic ?? "-") → \(shortToken): \(outcomeText) \(contentText)"
+        let why = device?.reason.map { " (\($0))" } ?? ""
+        return "#\(sequence) \(pushType ?? "-") \(topic ?? "-") → \(shortToken): \(resultText)\(why) \(contentText)"
     }
 }

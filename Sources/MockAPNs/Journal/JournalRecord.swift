@@ -27,6 +27,14 @@ public struct JournalRecord: Sendable {
     public var injectedFault: RuleFault?
     /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
     public var note: String?
+    /// Boxed so that records of ordinary pushes pay one `nil` reference for it, not the outcome's size.
+    private var deviceBox: DeviceOutcomeBox?
+
+    /// What the simulated phone did with the push (issue 12); `nil` for pushes that reach no Live Activity.
+    public var device: DeviceOutcome? {
+        get { deviceBox?.value }
+        set { deviceBox = newValue.map(DeviceOutcomeBox.init) }
+    }
 
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
     public var fault: String? { injectedFault?.rawValue ?? note }
@@ -135,4 +143,11 @@ public struct JournalRecord: Sendable {
 
     /// The `apns-id` the request carried.
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
+}
+
+/// A record's device outcome behind one reference (`JournalRecord.device`).
+private final class DeviceOutcomeBox: Sendable {
+    let value: DeviceOutcome
+
+    init(_ value: DeviceOutcome) { self.value = value }
 }

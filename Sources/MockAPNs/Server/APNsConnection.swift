@@ -35,7 +35,7 @@ struct APNsConnection {
         self.info = info
         usesCertificateAuth = info.usesCertificateAuth
         worldGeneration = engine.generation
-        validator = APNsValidator(world: engine.world)
+        validator = APNsValidator(world: engine.world, issuedTokens: engine.activities)
         standing = StreamStanding(authenticated: usesCertificateAuth, fidelity: validator.world.fidelity)
     }
 
@@ -52,7 +52,7 @@ struct APNsConnection {
         let generation = engine.generation
         guard generation != worldGeneration else { return }
         worldGeneration = generation
-        validator = APNsValidator(world: engine.world)
+        validator = APNsValidator(world: engine.world, issuedTokens: engine.activities)
         memo = ValidationMemo()
         auth.forgetVerdicts()
     }

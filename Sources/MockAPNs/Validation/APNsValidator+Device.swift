@@ -44,7 +44,8 @@ extension APNsValidator {
     /// Token state (§9): environment, app, kind, unregistered, expired.
     func checkDeviceState(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         guard let device = world.devices[context.token] else {
-            if world.devicePolicy == .strict {
+            // An update token the simulated phone issued is a device, though the world does not list it.
+            if world.devicePolicy == .strict, issuedTokens?.isUpdateToken(context.token) != true {
                 throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
             }
             return

@@ -8,9 +8,13 @@ import Foundation
 /// token state. The first failure decides, and the decision names its rule.
 public struct APNsValidator: Sendable {
     public var world: World
+    /// The update tokens the simulated phone issued (issue 12): devices in strict mode too, without a world
+    /// change. Asked only for tokens the world does not list.
+    public var issuedTokens: ActivityRegistry?
 
-    public init(world: World) {
+    public init(world: World, issuedTokens: ActivityRegistry? = nil) {
         self.world = world
+        self.issuedTokens = issuedTokens
     }
 
     /// Decides one request. `auth` is the connection's provider-token state; a valid new token is installed.

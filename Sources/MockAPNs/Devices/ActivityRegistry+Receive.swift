@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where an accepted push went on the simulated phone.
+public enum ActivityTarget: Sendable, Hashable {
+    /// A push-to-start token, for the attributes type its device declares (`nil`: any declared type).
+    case pushToStart(token: String, attributesType: String?)
+    /// An activity's update token (one this registry issued).
+    case update(token: String)
+}
+
+extension ActivityRegistry {
+    /// What the phone does with `payload`, a push APNs accepted for `target`, at `now`; the registry changes
+    /// accordingly (live-activities.md §2). `nil` when `target` is an update token this registry did not issue.
+    ///
+    /// - Parameters:
+    ///   - priority: `apns-priority` (10 when absent); only priority 10 counts against the update budget.
+    ///   - types: the app's attributes types by name (`Scenario.activityTypes`).
+    public func receive(
+        _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
+        types: [String: ActivitySchema], settings: LiveActivitySettings = LiveActivitySettings()
+    ) -> DeviceOutcome? {
+        let aps = payload["aps"] ?? .null
+        let event = aps["event"]?.stringValue
+        let push = ActivityPushFacts(aps: aps, event: event ?? "", now: now, settings: settings)
+        switch target {
+        case .pushToStart(let token, let deviceType):
+            if let refusal = push.commonRefusal() { return refusal }
+            switch push.checkStart(types: types, deviceType: deviceType) {
+            case .refused(let refusal): return refusal
+            case .passed(let warnings):
+                return start(push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+            }
+        case .update(let token):
+            return withActivity(forToken: token) { activity in
+                var outcome = push.commonRefusal() ?? push.apply(to: &activity, priority: priority, types: types)
+                if outcome.activityID == nil { outcome.activityID = activity.id }
+                activity.history.append(
+                    ActivityPush(
+                        at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
+                        priority: priority))
+                return outcome
+            }
+        }
+    }
+
+    /// Starts an activity for a `start` that passed every check, unless the token's start budget is spent.
+    private func start(
+        _ push: ActivityPushFacts, token: String, warnings: [String], sequence: UInt64?, now: Date,
+        settings: LiveActivitySettings
+    ) -> DeviceOutcome {
+        var notes = [String]()
+        let asked = push.aps["input-push-token"] == 1
+        if !asked {
+            notes.append(
+                settings.tokenWithoutInputPushToken
+                    ? "start without input-push-token: 1; an update token was issued anyway"
+                        + " (liveActivity.tokenWithoutInputPushToken)"
+                    : "start without input-push-token: 1; no update token issued")
+        }
+        let type = push.aps["attributes-type"]?.stringValue ?? ""
+        let attributes = push.aps["attributes"] ?? .null
+        let contentState = push.aps["content-state"] ?? .null
+        var activity = LiveActivity(
+            id: "", attributesType: type, attributes: attributes, contentState: contentState, updateToken: "",
+            pushToStartToken: token, startedAt: now, timestamp: push.timestamp ?? 0, staleDate: push.staleDate,
+            relevanceScore: push.aps["relevance-score"]?.doubleValue)
+        activity.history = [ActivityPush(at: now, sequence: sequence, event: "start", outcome: .started)]
+        let started: LiveActivity
+        switch start(activity, budget: settings.startsPerWindow, window: settings.startWindow) {
+        case .started(let activity): started = activity
+        case .overBudget(let count):
+            return DeviceOutcome(
+                .throttled,
+                reason: "push-to-start budget exceeded: \(count) starts within "
+                    + "\(ActivityDateWarning.spanText(settings.startWindow)) (liveActivity.startsPerWindow)")
+        }
+        let issued = asked || settings.tokenWithoutInputPushToken
+        return DeviceOutcome(
+            .started, activityID: started.id, updateToken: issued ? started.updateToken : nil,
+            warnings: warnings, notes: notes)
+    }
+}

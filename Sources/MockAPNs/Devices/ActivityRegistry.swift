@@ -1,0 +1,125 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The simulated phone's Live Activities and the update tokens it issued. Locked, shared by every connection
+/// through the engine, like `ScriptedRules`.
+///
+/// Kept out of `World` on purpose (structure.md §3.2b): every world update bumps the generation and makes every
+/// connection rebuild its validator, so minting a token per `start` through the world would throw those caches
+/// away on every start.
+public final class ActivityRegistry: Sendable {
+    private struct Store {
+        var activities: [String: LiveActivity] = [:]
+        /// Update token → activity id.
+        var tokens: [String: String] = [:]
+        /// Activity ids in start order (ties in relevance go to the first started).
+        var order: [String] = []
+    }
+
+    private let store = NIOLockedValueBox(Store())
+
+    /// An empty registry: no activity, no minted token.
+    public init() {}
+
+    /// The number of hex digits of an update token the phone issues: 160 (live-activities.md §2, seen).
+    public static let tokenLength = 160
+
+    /// Starts `activity` under a new random update token and a new id; returns it as stored.
+    ///
+    /// The `id` and `updateToken` of `activity` are replaced: the token is 160 lowercase hex digits, unique among
+    /// the tokens this registry issued.
+    @discardableResult
+    public func start(_ activity: LiveActivity) -> LiveActivity {
+        switch start(activity, budget: nil, window: 0) {
+        case .started(let started): started
+        case .overBudget: activity  // no budget, never over it
+        }
+    }
+
+    /// What `start(_:budget:window:)` did.
+    enum StartResult {
+        case started(LiveActivity)
+        /// `count` activities started from the same push-to-start token within the window: none started.
+        case overBudget(count: Int)
+    }
+
+    /// Starts `activity` as `start(_:)` does, unless `budget` activities already started from its push-to-start
+    /// token within `window` before its start; checked and started under one lock, so no start slips past.
+    func start(_ activity: LiveActivity, budget: Int?, window: TimeInterval) -> StartResult {
+        store.withLockedValue { store in
+            if let budget {
+                let since = activity.startedAt.addingTimeInterval(-window)
+                let recent = store.activities.values.count(where: {
+                    $0.pushToStartToken == activity.pushToStartToken && $0.startedAt > since
+                })
+                if recent >= budget { return .overBudget(count: recent) }
+            }
+            var started = activity
+            started.id = UUID().uuidString
+            var token = Self.randomToken()
+            while store.tokens[token] != nil { token = Self.randomToken() }
+            started.updateToken = token
+            store.activities[started.id] = started
+            store.tokens[token] = started.id
+            store.order.append(started.id)
+            return .started(started)
+        }
+    }
+
+    /// Whether `token` is an update token this registry issued (any case of hex digits).
+    public func isUpdateToken(_ token: String) -> Bool {
+        let key = token.lowercased()
+        return store.withLockedValue { $0.tokens[key] != nil }
+    }
+
+    /// The activity `token` updates, if this registry issued it.
+    public func activity(forToken token: String) -> LiveActivity? {
+        let key = token.lowercased()
+        return store.withLockedValue { store in store.tokens[key].flatMap { store.activities[$0] } }
+    }
+
+    /// The activity with `id`.
+    public func activity(id: String) -> LiveActivity? {
+        store.withLockedValue { $0.activities[id] }
+    }
+
+    /// Every activity, in start order.
+    public var activities: [LiveActivity] {
+        store.withLockedValue { store in store.order.compactMap { store.activities[$0] } }
+    }
+
+    /// Runs `body` on the activity `token` updates, under the lock, and stores what it leaves; `nil` (and `body`
+    /// not run) when the token is not one this registry issued.
+    public func withActivity<Result>(
+        forToken token: String, _ body: (inout LiveActivity) -> Result
+    ) -> Result? {
+        let key = token.lowercased()
+        return store.withLockedValue { store in
+            guard let id = store.tokens[key], var activity = store.activities[id] else { return nil }
+            let result = body(&activity)
+            store.activities[id] = activity
+            return result
+        }
+    }
+
+    /// Forgets every activity and token (`/v1/reset`, a scenario load).
+    public func removeAll() {
+        store.withLockedValue { $0 = Store() }
+    }
+
+    /// 160 random lowercase hex digits.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(tokenLength)
+        for _ in 0..<(tokenLength / 16) {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                bytes.append(digits[Int(word & 0xF)])
+                word >>= 4
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,73 @@
+/// What the simulated phone did with a push APNs accepted: the journal record's `device` part.
+///
+/// "APNs answers 200 to almost every Live Activity mistake; the phone then silently drops the push"
+/// (live-activities.md). The outcome says what the phone would have done, and why, in plain words.
+public struct DeviceOutcome: Sendable, Hashable {
+    /// What the phone did.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A `start` started a new activity (and issued its update token).
+        case started
+        /// An `update` (or `start` content) changed the activity.
+        case applied
+        /// An `end` ended the activity.
+        case ended
+        /// The phone ignored it: an older timestamp, or the activity had ended.
+        case ignored
+        /// The phone dropped it: it does not decode, is too large, lacks something the phone needs.
+        case dropped
+        /// The phone's budget for such pushes is spent.
+        case throttled
+    }
+
+    public var kind: Kind
+    /// Why, in plain words (`activity ended`, `content-state.status: expected String, found number`).
+    public var reason: String?
+    /// The activity it reached or started.
+    public var activityID: String?
+    /// The update token a `start` issued.
+    public var updateToken: String?
+    /// Applied, but probably not as meant (a date decoding to 2057).
+    public var warnings: [String]
+    /// Facts worth knowing that are not mistakes (an equal timestamp, a start without `input-push-token`).
+    public var notes: [String]
+
+    public init(
+        _ kind: Kind, reason: String? = nil, activityID: String? = nil, updateToken: String? = nil,
+        warnings: [String] = [], notes: [String] = []
+    ) {
+        self.kind = kind
+        self.reason = reason
+        self.activityID = activityID
+        self.updateToken = updateToken
+        self.warnings = warnings
+        self.notes = notes
+    }
+
+    /// `applied`, or `dropped: content-state.status: expected String, found number`.
+    public var summary: String {
+        reason.map { "\(kind.rawValue): \($0)" } ?? kind.rawValue
+    }
+
+    /// The outcome as JSON: `outcome`, `reason`, `activity`, `updateToken`, `warnings`, `notes`, always in this
+    /// order (`null` or `[]` when empty).
+    public var json: JSONValue {
+        .object([
+            ("outcome", .string(kind.rawValue)),
+            ("reason", reason.map { .string($0) } ?? .null),
+            ("activity", activityID.map { .string($0) } ?? .null),
+            ("updateToken", updateToken.map { .string($0) } ?? .null),
+            ("warnings", .array(warnings.map { .string($0) })),
+            ("notes", .array(notes.map { .string($0) })),
+        ])
+    }
+
+    /// Reads an outcome back from `json`; `nil` when `outcome` is missing or unknown.
+    public init?(json: JSONValue) {
+        guard let text = json["outcome"]?.stringValue, let kind = Kind(rawValue: text) else { return nil }
+        self.init(
+            kind, reason: json["reason"]?.stringValue, activityID: json["activity"]?.stringValue,
+            updateToken: json["updateToken"]?.stringValue,
+            warnings: (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue),
+            notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+}

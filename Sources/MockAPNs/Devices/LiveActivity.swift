@@ -1,0 +1,107 @@
+import Foundation
+
+/// One Live Activity on the simulated phone: what it shows, how it is reached, and every push it got.
+///
+/// A value: `ActivityRegistry` keeps the current one per id. Its state is computed from its events and the clock
+/// (`state(at:)`), never by timers, so moving the mock's clock moves every activity at once (structure.md §3.2b).
+public struct LiveActivity: Sendable, Hashable {
+    /// The activity's id, a UUID as ActivityKit's `Activity.id` is.
+    public var id: String
+    /// The Swift attributes type it was started as (`mpushTaxiAttributes`).
+    public var attributesType: String
+    /// The static attributes, as the start push sent them.
+    public var attributes: JSONValue
+    /// The content state last applied.
+    public var contentState: JSONValue
+    /// The update token the phone issued for it (160 hex digits).
+    public var updateToken: String
+    /// The push-to-start token whose push started it.
+    public var pushToStartToken: String?
+    /// When it started, by the mock's clock.
+    public var startedAt: Date
+    /// The `timestamp` of the last applied push (seconds since 1970, as `aps.timestamp` is).
+    public var timestamp: Double
+    /// When the last push was applied, by the mock's clock.
+    public var updatedAt: Date
+    /// The last applied `stale-date`, if any.
+    public var staleDate: Date?
+    /// The `dismissal-date` of the `end` push, if any.
+    public var dismissalDate: Date?
+    /// The last applied `relevance-score`, if any.
+    public var relevanceScore: Double?
+    /// When an `end` push ended it, by the mock's clock; `nil` while it runs (or ended only by the 8-hour limit).
+    public var endedAt: Date?
+    /// Every push that reached it, with what the phone did.
+    public var history: [ActivityPush]
+
+    public init(
+        id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, updateToken: String,
+        pushToStartToken: String?, startedAt: Date, timestamp: Double, staleDate: Date? = nil,
+        relevanceScore: Double? = nil, history: [ActivityPush] = []
+    ) {
+        self.id = id
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.contentState = contentState
+        self.updateToken = updateToken
+        self.pushToStartToken = pushToStartToken
+        self.startedAt = startedAt
+        self.timestamp = timestamp
+        self.updatedAt = startedAt
+        self.staleDate = staleDate
+        self.relevanceScore = relevanceScore
+        self.history = history
+    }
+
+    /// When it ends or ended: its `end` push, else the end of its active life (`maxActive` after the start).
+    public func endDate(_ lifetimes: ActivityLifetimes = .standard) -> Date {
+        let automatic = startedAt.addingTimeInterval(lifetimes.maxActive)
+        guard let endedAt else { return automatic }
+        return min(endedAt, automatic)
+    }
+
+    /// When it leaves the lock screen: its `dismissal-date` (a past one at once), else `defaultDismissal` after the
+    /// end; never later than `maxVisible` after the start.
+    public func dismissDate(_ lifetimes: ActivityLifetimes = .standard) -> Date {
+        let end = endDate(lifetimes)
+        let requested = dismissalDate.map { max($0, end) } ?? end.addingTimeInterval(lifetimes.defaultDismissal)
+        return min(requested, startedAt.addingTimeInterval(lifetimes.maxVisible))
+    }
+
+    /// Its state at `now`: dismissed from the dismissal date on, ended from the end on, stale from a `stale-date`
+    /// set after the last update on, else active. Each limit is reached at its exact instant (8 h is ended).
+    public func state(at now: Date, lifetimes: ActivityLifetimes = .standard) -> ActivityState {
+        if now >= dismissDate(lifetimes) { return .dismissed }
+        if now >= endDate(lifetimes) { return .ended }
+        if let staleDate, now >= staleDate { return .stale }
+        return .active
+    }
+}
+
+/// One push that reached an activity, and what the phone did with it.
+public struct ActivityPush: Sendable, Hashable {
+    /// When it arrived, by the mock's clock.
+    public var at: Date
+    /// The journal record's sequence number, when there is a record.
+    public var sequence: UInt64?
+    /// `aps.event`: `start`, `update` or `end`.
+    public var event: String
+    /// What the phone did.
+    public var outcome: DeviceOutcome.Kind
+    /// Why, in plain words, when it did not simply apply.
+    public var reason: String?
+    /// `apns-priority`, for the update budget (only applied priority-10 pushes count).
+    public var priority: Int?
+
+    public init(
+        at: Date, sequence: UInt64?, event: String, outcome: DeviceOutcome.Kind, reason: String? = nil,
+        priority: Int? = nil
+    ) {
+        self.at = at
+        self.priority = priority
+        self.sequence = sequence
+        self.event = event
+        self.outcome = outcome
+        self.reason = reason
+    }
+}

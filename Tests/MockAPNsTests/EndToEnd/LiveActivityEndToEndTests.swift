@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// The simulated phone over HTTP/2 and TLS (curl): the taxi flow of scenarios/live-activity.yaml, its scripted
+/// rules left out so that APNs itself decides.
+@Suite("Live Activity device stage end to end", .serialized)
+struct LiveActivityEndToEndTests {
+    static let taxiStartToken =
+        "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f746099f"
+        + "fd4676e7e40a14ee3683d8809d5d8b4aaf6eea31109209ed97c"
+
+    static func scenario() throws -> Scenario {
+        var scenario = try ScenarioLoader.load(
+            file: ScenarioLoaderTests.scenariosFolder.appendingPathComponent("live-activity.yaml").path)
+        scenario.rules = []
+        return scenario
+    }
+
+    /// POSTs `aps` to `token` as a priority-10 Live Activity push on a new connection; answers the status and the
+    /// record's device part.
+    static func push(
+        _ server: MockAPNsServer, to token: String, _ aps: String, jwt: String = testProviderToken()
+    ) async throws -> (status: Int, device: DeviceOutcome?) {
+        let port = server.port
+        let headers = EndToEndTests.pushHeaders(
+            token: jwt,
+            [
+                "apns-topic": "com.example.app.push-type.liveactivity", "apns-push-type": "liveactivity",
+                "apns-priority": "10",
+            ])
+        let response = try await offPool {
+            try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
+        }
+        return (response.status, server.journal.records().last?.device)
+    }
+
+    @Test("start, update, older, equal, undecodable, 9 hours later, end: the phone's outcome on each record")
+    func taxiFlow() async throws {
+        try await withControlServer(scenario: try Self.scenario()) { server, control in
+            let now = Int(Date().timeIntervalSince1970)
+            let start = try await Self.push(
+                server, to: Self.taxiStartToken,
+                #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
+                    + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
+                    + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+            #expect(start.status == 200)
+            #expect(start.device?.kind == .started)
+            let token = try #require(start.device?.updateToken)
+            #expect(token.count == 160)
+
+            var offset: TimeInterval = 0
+            func update(_ timestamp: Int, _ state: String = #"{"status":"2"}"#, event: String = "update")
+                async throws -> DeviceOutcome?
+            {
+                let jwt = testProviderToken(at: Date() + offset)
+                let answer = try await Self.push(
+                    server, to: token, #"{"event":"\#(event)","timestamp":\#(timestamp),"content-state":\#(state)}"#,
+                    jwt: jwt)
+                #expect(answer.status == 200, "strict mode accepts the issued token")
+                return answer.device
+            }
+            #expect(try await update(now + 10)?.kind == .applied)
+            #expect(try await update(now + 5)?.kind == .ignored)
+            let equal = try await update(now + 10, #"{"status":"3"}"#)
+            #expect(equal?.kind == .applied && equal?.notes.isEmpty == false)
+            #expect(
+                try await update(now + 11, #"{"status":3}"#)?.summary
+                    == "dropped: content-state.status: expected String, found number")
+            let moved = try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "9h"}"#)
+            #expect(moved.status == 200)
+            offset = 9 * 3600
+            #expect(try await update(now + 9 * 3600)?.summary == "ignored: activity ended")
+
+            let other = try await Self.push(
+                server, to: Self.taxiStartToken,
+                #"{"event":"start","timestamp":\#(now + 9 * 3600),"attributes-type":"mpushTaxiAttributes","#
+                    + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
+                    + #""alert":{"title":"Your ride"}}"#,
+                jwt: testProviderToken(at: Date() + 9 * 3600))
+            #expect(other.device?.kind == .started && other.device?.notes.count == 1)
+            let end = try await Self.push(
+                server, to: try #require(other.device?.updateToken),
+                #"{"event":"end","timestamp":\#(now + 9 * 3600 + 1)}"#, jwt: testProviderToken(at: Date() + 9 * 3600))
+            #expect(end.device?.kind == .ended)
+
+            let records = server.journal.records()
+            let parsed = try JSONParser.parse(records[1].json.jsonText)
+            #expect(JournalRecord(json: parsed)?.device?.kind == .applied)
+        }
+    }
+
+    @Test("many activities updated from several connections at once: no outcome is lost")
+    func concurrentActivities() async throws {
+        // Six starts and four updates each: within the default budgets (10 starts per 10 minutes, 60 an hour).
+        try await withTestServer(scenario: try Self.scenario()) { server in
+            let now = Int(Date().timeIntervalSince1970)
+            var tokens = [String]()
+            for index in 0..<6 {
+                let start = try await Self.push(
+                    server, to: Self.taxiStartToken,
+                    #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
+                        + #""attributes":{"appName":"Taxi \#(index)","appLogo":"logo"},"content-state":{},"#
+                        + #""alert":{"title":"Ride"},"input-push-token":1}"#)
+                tokens.append(try #require(start.device?.updateToken))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for token in tokens {
+                    for step in 1...4 {
+                        group.addTask {
+                            let answer = try await Self.push(
+                                server, to: token,
+                                #"{"event":"update","timestamp":\#(now + step),"content-state":{"eta":"\#(step)"}}"#)
+                            #expect(answer.status == 200)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let updates = server.journal.records().filter { $0.contentText.hasPrefix("event update") }
+            #expect(updates.count == 24)
+            #expect(updates.allSatisfy { $0.device != nil })
+            for token in tokens {
+                let history = try #require(server.engine.activities.activity(forToken: token)?.history)
+                #expect(history.count == 5)
+                #expect(history.filter { $0.outcome == .applied || $0.outcome == .ignored }.count == 4)
+            }
+        }
+    }
+
+    @Test("an ordinary push's record has no device part")
+    func ordinaryPush() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let response = try await offPool {
+                try Curl.request(
+                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
+                    body: EndToEndTests.alert)
+            }
+            #expect(response.status == 200)
+            #expect(server.journal.records().last?.device == nil)
+            #expect(server.journal.records().last?.json["device"] == nil)
+        }
+    }
+}
