@@ -323,12 +323,16 @@ struct ConnectionLimitsTests {
             let control = try await MockAPNsControlAPI.start(server: server, host: "127.0.0.1", port: 0, logger: logger)
             defer { Task { try? await control.shutdown() } }
             for _ in 0..<2 {
-                let (status, _, errors) = try Curl.run(["-sS", "--max-time", "5", "https://127.0.0.1:\(control.port)/healthz"])
+                let (status, _, errors) = try await Curl.runOnOwnThread([
+                    "-sS", "--max-time", "5", "https://127.0.0.1:\(control.port)/healthz",
+                ])
                 #expect(status != 0, "\(errors)")
             }
             let hints = logs.lines(containing: "it speaks plain HTTP, not HTTPS — use http://127.0.0.1:\(control.port)")
             #expect(hints.count == 1, "\(logs.all)")
-            let (status, output, _) = try Curl.run(["-sS", "--max-time", "5", "http://127.0.0.1:\(control.port)/healthz"])
+            let (status, output, _) = try await Curl.runOnOwnThread([
+                "-sS", "--max-time", "5", "http://127.0.0.1:\(control.port)/healthz",
+            ])
             #expect(status == 0, "\(output)")
             try await control.shutdown()
         }

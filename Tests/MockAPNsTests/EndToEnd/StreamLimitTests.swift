@@ -134,8 +134,9 @@ struct StreamLimitTests {
             let elapsed = ContinuousClock.now - started
             #expect(run.status == 0, "\(run.output)\(run.errors)")
             let counts = Self.h2loadCounts(run.output)
-            // Well over a thousand flips in 30 s, every push answered on the one connection, none errored.
-            #expect(counts.succeeded >= 600 && counts.clientErrors >= 600, "\(run.output)")
+            // Well over a thousand flips in 30 s, every push answered on the one connection, none errored. h2load's
+            // rate timer can fall a push or two short of 40 × 30 on a loaded machine (1,199 seen in CI).
+            #expect(counts.succeeded >= 570 && counts.clientErrors >= 570, "\(run.output)")
             #expect(counts.errored == 0, "\(run.output)")
             let records = server.journal.records()
             #expect(records.count == counts.succeeded + counts.clientErrors)

@@ -40,6 +40,14 @@ struct Curl {
         try Subprocess.run("/usr/bin/env", ["curl"] + arguments)
     }
 
+    /// `run` on a thread of its own: for a server that answers on the tasks of Swift concurrency (the control
+    /// API, on Hummingbird), which a curl blocking one of the few shared threads, while other suites block the
+    /// rest, would leave without a thread to answer on.
+    static func runOnOwnThread(_ arguments: [String]) async throws -> (Int32, String, String) {
+        let result = try await Subprocess.runOnOwnThread("/usr/bin/env", ["curl"] + arguments)
+        return (result.status, result.output, result.errors)
+    }
+
     private static func parse(_ output: String) throws -> Response {
         guard let split = output.range(of: "\r\n\r\n") else { throw Failure(description: "no headers in: \(output)") }
         let head = output[..<split.lowerBound].split(separator: "\r\n")
