@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -6,30 +6,53 @@ import Glibc
 import Darwin
 #endif
 
+/// The write end of the pipe `RunSignals`' handler reports to; -1 while none is installed.
+private nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
+
+/// The handler of SIGINT and SIGTERM while `RunSignals` catches them: writes the signal's number to the pipe (one
+/// byte; `write` is async-signal-safe).
+private func reportSignal(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+}
+
 /// SIGINT and SIGTERM sent to `mock-apns run`, caught (not acted on) so that `run` can pass them to COMMAND and
 /// still stop the server cleanly and write its outputs.
 ///
-/// `@unchecked Sendable`: the stored properties are constants set in `init`; dispatch sources are thread-safe
-/// (`cancel` may be called from any thread) but not marked `Sendable` in swift-corelibs-libdispatch.
+/// The handler is installed with `sigaction` before `init` returns, so a signal that arrives at once (a CI job
+/// cancelled as it starts, a test's SIGINT right after the banner) is caught, never ignored: a dispatch signal
+/// source arms itself later, on another thread, and left such a signal lost. The handler writes to a pipe; a
+/// thread reads it into an `AsyncStream`. One `RunSignals` at a time.
 final class RunSignals: @unchecked Sendable {
     /// The signals caught.
     static let caught = [SIGINT, SIGTERM]
 
-    private let sources: [any DispatchSourceSignal]
     private let stream: AsyncStream<Int32>
-    private let continuation: AsyncStream<Int32>.Continuation
+    private let readEnd: Int32
+    private let writeEnd: Int32
 
     /// Starts catching; COMMAND, started by `posix_spawn` (`RunChild`), gets the default dispositions back.
     init() {
-        (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let continuation = self.continuation
-        sources = Self.caught.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        signalPipeWriteEnd = writeEnd
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        let readEnd = self.readEnd
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count == 1 {
+                    continuation.yield(Int32(byte))
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            continuation.finish()
         }
+        for number in Self.caught { signal(number, reportSignal) }
     }
 
     /// Waits for the next signal and returns its number; `nil` once `stop` was called. One caller at a time.
@@ -39,10 +62,14 @@ final class RunSignals: @unchecked Sendable {
     }
 
     /// Stops catching: the default dispositions come back (a second Ctrl-C while the outputs are written stops
-    /// `run` at once).
+    /// `run` at once), and `next` returns `nil`.
     func stop() {
-        for source in sources { source.cancel() }
         for number in Self.caught { signal(number, SIG_DFL) }
-        continuation.finish()
+        signalPipeWriteEnd = -1
+        close(writeEnd)
+    }
+
+    deinit {
+        close(readEnd)
     }
 }

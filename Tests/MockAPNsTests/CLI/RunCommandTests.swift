@@ -213,9 +213,15 @@ struct RunCommandTests {
             banner += String(decoding: chunk, as: UTF8.self)
         }
         #expect(banner.contains("export MOCK_APNS_URL=https://127.0.0.1:"), "\(banner)")
+        // At once after the banner: a signal in the first moments must be caught too (a dispatch source armed
+        // later once lost it, and this test then waited for ever). A run still alive after 30 s fails the test.
         kill(process.processIdentifier, SIGINT)
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
         let rest = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        killer.cancel()
+        #expect(process.terminationReason == .exit, "run did not stop on SIGINT")
         #expect(process.terminationStatus == 0)
         #expect(String(decoding: rest, as: UTF8.self).contains("0 records checked"))
     }
