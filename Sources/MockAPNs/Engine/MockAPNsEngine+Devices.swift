@@ -31,8 +31,14 @@ extension MockAPNsEngine {
         guard let payload = try? JSONParser.parse(request.body) else { return nil }
         let priority = request.fields.priority.flatMap { Int($0) } ?? 10
         let config = activityConfig.withLockedValue { $0 }
-        return activities.receive(
+        let outcome = activities.receive(
             payload, for: target, priority: priority, sequence: nil, now: now, types: config.types,
             settings: config.settings)
+        if let outcome, outcome.kind == .started, outcome.updateToken != nil, let id = outcome.activityID,
+            let activity = activities.activity(id: id)
+        {
+            tokenIssued(activity, event: .started)
+        }
+        return outcome
     }
 }
