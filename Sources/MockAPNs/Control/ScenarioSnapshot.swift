@@ -3,8 +3,8 @@ public struct ScenarioSnapshot: Sendable {
     /// The scenario's name.
     public var name: String
     /// The document: the fields of a scenario file as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario`
-    /// accept back: name, activityTypes, environment, unknownDevices, unknownKeys, keys, apps, devices, rules,
-    /// expect, unexpected and checks (the optional declarations only when set).
+    /// accept back: name, activityTypes, liveActivity, environment, unknownDevices, unknownKeys, keys, apps,
+    /// devices, rules, expect, unexpected and checks (the optional declarations only when set).
     public var document: JSONValue
 
     /// A snapshot named `name` with `document`.
@@ -14,13 +14,17 @@ public struct ScenarioSnapshot: Sendable {
     }
 
     /// The snapshot of `world` and `rules` under `name`, with what `declarations` declares beside them that does
-    /// not change at run time: its Live Activity types, expectations, `unexpected` policy and provider checks, each
-    /// written only when set. A new declarative section of the scenario is written here.
+    /// not change at run time: its Live Activity types and phone settings, expectations, `unexpected` policy and
+    /// provider checks, each written only when set (the phone settings only those that differ from the defaults).
+    /// A new declarative section of the scenario is written here.
     public init(name: String, world: World, rules: [ScriptedRule], declarations: Scenario? = nil) {
         self.name = name
         var members = [("name", JSONValue.string(name))]
         if let types = declarations?.declaredActivityTypes, !types.isEmpty {
             members.append(("activityTypes", ActivitySchema.scenarioJSON(types)))
+        }
+        if let settings = declarations?.liveActivity, settings != LiveActivitySettings() {
+            members.append(("liveActivity", settings.scenarioJSON))
         }
         members += world.scenarioMembers
         members.append(("rules", .array(rules.map(\.scenarioJSON))))

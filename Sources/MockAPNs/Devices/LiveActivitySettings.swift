@@ -21,6 +21,9 @@ public struct LiveActivitySettings: Sendable, Hashable {
     public var startsPerWindow: Int? = 10
     /// The window of `startsPerWindow` (open; default 10 minutes).
     public var startWindow: TimeInterval = 600
+    /// How long after an activity ended APNs answers its update token 410 `Unregistered` (open: two reports of a
+    /// 410 some time after the end; default `nil`: never, 200 and the phone ignores the push).
+    public var endedTokenUnregistered: TimeInterval?
 
     /// The defaults above.
     public init() {}

@@ -49,6 +49,8 @@ public struct Scenario: Sendable {
     public var signingKeyFile: SigningKeyFile?
     /// The app's Live Activity attributes types (`activityTypes:`), in file order.
     public var declaredActivityTypes: [ActivitySchema] = []
+    /// The simulated phone's settings (`liveActivity:`): lifetimes, budgets, the open facts of live-activities.md.
+    public var liveActivity = LiveActivitySettings()
 
     /// The declared Live Activity attributes types by Swift name.
     public var activityTypes: [String: ActivitySchema] {

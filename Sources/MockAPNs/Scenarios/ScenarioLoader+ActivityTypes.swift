@@ -77,11 +77,12 @@ extension ScenarioLoader.Reader {
     }
 
     /// `attributesType` of a device: a declared activity type (any name when `declared` is `nil`), on a
-    /// push-to-start token.
+    /// push-to-start token (the type it starts) or a live-activity token (the type of the activity the app already
+    /// has when the run starts).
     func attributesType(_ field: Field, kind: Device.Kind, declared: [String]?) throws(ScenarioError) -> String {
         let name = try field.string()
-        guard kind == .pushToStart else {
-            throw field.error("attributesType applies only to a device whose kind is push-to-start")
+        guard kind == .pushToStart || kind == .liveActivity else {
+            throw field.error("attributesType applies only to a device whose kind is push-to-start or live-activity")
         }
         guard let declared, !declared.contains(name) else { return name }
         let known =

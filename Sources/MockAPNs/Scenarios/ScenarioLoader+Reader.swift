@@ -71,6 +71,9 @@ extension ScenarioLoader {
             if let activityTypes = fields["activityTypes"] {
                 scenario.declaredActivityTypes = try self.activityTypes(activityTypes)
             }
+            if let liveActivity = fields["liveActivity"] {
+                scenario.liveActivity = try self.liveActivity(liveActivity)
+            }
             if let devices = fields["devices"] {
                 scenario.world.devices = try self.devices(
                     devices, activityTypes: scenario.declaredActivityTypes.map(\.name))

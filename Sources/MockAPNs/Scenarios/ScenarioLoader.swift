@@ -10,7 +10,7 @@ public enum ScenarioLoader {
     /// The fields a scenario document may have.
     static let documentFields = [
         "name", "environment", "mode", "unknownDevices", "unknownKeys", "listen", "journal", "keys", "apps",
-        "devices", "rules", "fidelity", "limits", "activityTypes", "expect", "unexpected", "checks",
+        "devices", "rules", "fidelity", "limits", "activityTypes", "liveActivity", "expect", "unexpected", "checks",
     ]
 
     /// Reads and checks a scenario file; relative paths inside it are resolved against the file's folder.

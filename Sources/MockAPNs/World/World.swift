@@ -70,7 +70,8 @@ public struct Device: Sendable, Hashable {
     /// From this time on the token answers 410 ExpiredToken with this timestamp.
     public var expiredAt: Date?
     /// For a push-to-start token: the one attributes type it starts (a start for another does not start); `nil`
-    /// for any declared type.
+    /// for any declared type. For a live-activity token: the type of the activity behind it, which the scenario
+    /// load starts (`nil`: no activity, so its pushes get no device part).
     public var attributesType: String?
 
     public init(

@@ -144,7 +144,7 @@ struct ActivityTypesLoaderTests {
         }
     }
 
-    @Test("a device's attributesType must be declared and belongs to a push-to-start token")
+    @Test("a device's attributesType must be declared and belongs to a push-to-start or live-activity token")
     func attributesTypeRefusals() throws {
         let declared = "activityTypes:\n  mpushTaxiAttributes: {}\n  mpushTakeoutAttributes: {}\n"
         let unknown = try #require(
@@ -166,7 +166,8 @@ struct ActivityTypesLoaderTests {
                 declared
                     + "devices:\n  - { token: \(Self.pushToStart), attributesType: mpushTaxiAttributes }\n"))
         #expect(
-            wrongKind.message == "attributesType applies only to a device whose kind is push-to-start")
+            wrongKind.message
+                == "attributesType applies only to a device whose kind is push-to-start or live-activity")
     }
 
     @Test(
