@@ -41,8 +41,7 @@ extension MockAPNsServer: MockAPNsControl {
         let scenario = currentScenario
         engine.updateWorld { $0 = scenario.world }
         engine.rules.replaceRules(scenario.rules)
-        engine.activities.removeAll()
-        engine.setActivityTypes(scenario.activityTypes)
+        engine.loadActivities(of: scenario)
         journal.clear()
     }
 

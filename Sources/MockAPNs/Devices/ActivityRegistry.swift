@@ -36,16 +36,29 @@ public final class ActivityRegistry: Sendable {
         }
     }
 
-    /// What `start(_:budget:window:)` did.
+    /// Starts `activity` under `token`, a token the phone had already issued (a scenario's `live-activity` device),
+    /// with a new id; returns it as stored. A token already in the registry moves to the new activity.
+    @discardableResult
+    public func start(_ activity: LiveActivity, token: String) -> LiveActivity {
+        switch start(activity, token: token.lowercased(), budget: nil, window: 0) {
+        case .started(let started): started
+        case .overBudget: activity  // no budget, never over it
+        }
+    }
+
+    /// What `start(_:token:budget:window:)` did.
     enum StartResult {
         case started(LiveActivity)
         /// `count` activities started from the same push-to-start token within the window: none started.
         case overBudget(count: Int)
     }
 
-    /// Starts `activity` as `start(_:)` does, unless `budget` activities already started from its push-to-start
-    /// token within `window` before its start; checked and started under one lock, so no start slips past.
-    func start(_ activity: LiveActivity, budget: Int?, window: TimeInterval) -> StartResult {
+    /// Starts `activity` as `start(_:)` does (under `token` when given, lower-case hex), unless `budget` activities
+    /// already started from its push-to-start token within `window` before its start; checked and started under
+    /// one lock, so no start slips past.
+    func start(_ activity: LiveActivity, token given: String? = nil, budget: Int?, window: TimeInterval)
+        -> StartResult
+    {
         store.withLockedValue { store in
             if let budget {
                 let since = activity.startedAt.addingTimeInterval(-window)
@@ -56,8 +69,8 @@ public final class ActivityRegistry: Sendable {
             }
             var started = activity
             started.id = UUID().uuidString
-            var token = Self.randomToken()
-            while store.tokens[token] != nil { token = Self.randomToken() }
+            var token = given ?? Self.randomToken()
+            while given == nil, store.tokens[token] != nil { token = Self.randomToken() }
             started.updateToken = token
             store.activities[started.id] = started
             store.tokens[token] = started.id

@@ -7,13 +7,33 @@ struct ActivityConfig: Sendable {
 }
 
 extension MockAPNsEngine {
-    /// Sets the app's Live Activity types the phone decodes pushes with (a scenario load or reset).
-    public func setActivityTypes(_ types: [String: ActivitySchema]) {
-        activityConfig.withLockedValue { $0.types = types }
+    /// Sets the app's Live Activity types the phone decodes pushes with and the phone's settings (a server start,
+    /// a scenario load or a reset: `Scenario.activityTypes` and `Scenario.liveActivity`).
+    ///
+    /// Every connection rebuilds its validator before its next push, as after a world change: the validator
+    /// applies `endedTokenUnregistered`.
+    public func setActivityConfig(types: [String: ActivitySchema], settings: LiveActivitySettings) {
+        activityConfig.withLockedValue { $0 = ActivityConfig(types: types, settings: settings) }
+        updateWorld { _ in }
+    }
+
+    /// Forgets every activity and starts those `scenario` declares (`live-activity` devices with an
+    /// `attributesType`) at the clock's time, with the scenario's types and settings: the simulated phone as the
+    /// scenario describes it, on a server start, a `PUT /v1/scenario` and a reset.
+    public func loadActivities(of scenario: Scenario) {
+        setActivityConfig(types: scenario.activityTypes, settings: scenario.liveActivity)
+        activities.removeAll()
+        activities.startDeclared(in: scenario.world, now: clock.now())
+    }
+
+    /// `liveActivity.endedTokenUnregistered` as the validators apply it; `nil` when it is off.
+    var endedActivityTokens: EndedActivityTokens? {
+        EndedActivityTokens(activityConfig.withLockedValue { $0.settings })
     }
 
     /// What the simulated phone does with `request`, a `liveactivity` push APNs accepted: `nil` unless it went to
-    /// a push-to-start device or an update token the registry issued.
+    /// a push-to-start device, a declared live-activity token with an `attributesType`, or an update token the
+    /// registry issued.
     ///
     /// Only pushes the APNs rules accepted reach the phone; a scripted 200 stands in for APNs and reaches no
     /// device (its rule decides the test, not the phone).
@@ -21,8 +41,13 @@ extension MockAPNsEngine {
         guard let token = request.deviceToken else { return nil }
         let target: ActivityTarget
         if let device = world.devices[token] {
-            guard device.kind == .pushToStart else { return nil }
-            target = .pushToStart(token: token, attributesType: device.attributesType)
+            switch device.kind {
+            case .pushToStart: target = .pushToStart(token: token, attributesType: device.attributesType)
+            // A declared live-activity token has an activity behind it only with `attributesType` (the load started
+            // it); without one the phone has nothing to decode with.
+            case .liveActivity where device.attributesType != nil: target = .update(token: token)
+            default: return nil
+            }
         } else if activities.isUpdateToken(token) {
             target = .update(token: token)
         } else {

@@ -35,7 +35,8 @@ struct APNsConnection {
         self.info = info
         usesCertificateAuth = info.usesCertificateAuth
         worldGeneration = engine.generation
-        validator = APNsValidator(world: engine.world, issuedTokens: engine.activities)
+        validator = APNsValidator(
+            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens)
         standing = StreamStanding(authenticated: usesCertificateAuth, fidelity: validator.world.fidelity)
     }
 
@@ -52,7 +53,8 @@ struct APNsConnection {
         let generation = engine.generation
         guard generation != worldGeneration else { return }
         worldGeneration = generation
-        validator = APNsValidator(world: engine.world, issuedTokens: engine.activities)
+        validator = APNsValidator(
+            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens)
         memo = ValidationMemo()
         auth.forgetVerdicts()
     }

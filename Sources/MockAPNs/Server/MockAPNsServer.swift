@@ -103,7 +103,7 @@ public final class MockAPNsServer: Sendable {
         let journal = try Journal(
             capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile)
         let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
-        engine.setActivityTypes(scenario.activityTypes)
+        engine.loadActivities(of: scenario)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
         let connectionLog = RateLimitedLog()

@@ -48,6 +48,7 @@ extension APNsValidator {
             if world.devicePolicy == .strict, issuedTokens?.isUpdateToken(context.token) != true {
                 throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
             }
+            if endedTokens != nil { try checkEndedActivityToken(context) }
             return
         }
         // "A valid token from the other environment: 400 BadDeviceToken" (§9; doc).
@@ -79,6 +80,10 @@ extension APNsValidator {
         }
         if let since = device.expiredAt, since <= context.now {
             throw Rejection(.expiredToken, rule: "device.expired", "the token has expired", timestamp: since)
+        }
+        // A declared live-activity token with an activity behind it (`attributesType`) can end like an issued one.
+        if endedTokens != nil, device.kind == .liveActivity, device.attributesType != nil {
+            try checkEndedActivityToken(context)
         }
     }
 }

@@ -11,10 +11,15 @@ public struct APNsValidator: Sendable {
     /// The update tokens the simulated phone issued (issue 12): devices in strict mode too, without a world
     /// change. Asked only for tokens the world does not list.
     public var issuedTokens: ActivityRegistry?
+    /// `liveActivity.endedTokenUnregistered` when it is on: an ended activity's update token answers 410 (open).
+    /// Passed beside `issuedTokens` rather than put in the world: it is a setting of the scenario's `liveActivity`
+    /// section, with the phone's other settings, and `nil` keeps the check to one test.
+    public var endedTokens: EndedActivityTokens?
 
-    public init(world: World, issuedTokens: ActivityRegistry? = nil) {
+    public init(world: World, issuedTokens: ActivityRegistry? = nil, endedTokens: EndedActivityTokens? = nil) {
         self.world = world
         self.issuedTokens = issuedTokens
+        self.endedTokens = endedTokens
     }
 
     /// Decides one request. `auth` is the connection's provider-token state; a valid new token is installed.

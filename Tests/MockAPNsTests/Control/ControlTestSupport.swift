@@ -5,10 +5,10 @@ import Logging
 
 /// Starts a server and its control API on free ports for one test, and always stops both.
 func withControlServer<T>(
-    scenario: Scenario = .embeddedDefault(port: 0), token: String? = nil,
+    scenario: Scenario = .embeddedDefault(port: 0), token: String? = nil, clock: any APNsClock = MovableClock(),
     _ body: (MockAPNsServer, MockAPNsControlAPI) async throws -> T
 ) async throws -> T {
-    try await withTestServer(scenario: scenario) { server in
+    try await withTestServer(scenario: scenario, clock: clock) { server in
         var logger = Logger(label: "mock-apns-control-test")
         logger.logLevel = .warning
         let control = try await MockAPNsControlAPI.start(server: server, port: 0, token: token, logger: logger)
