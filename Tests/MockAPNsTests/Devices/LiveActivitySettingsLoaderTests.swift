@@ -119,7 +119,9 @@ struct LiveActivitySettingsLoaderTests {
 
     @Test("refuses a budget of zero, a negative one and one too large")
     func badBudget() throws {
-        #expect(try refusal("startsPerWindow", "0").message == "must be between 1 and 1000000, got 0")
+        let zero = try refusal("startsPerWindow", "0")
+        #expect(
+            zero.description == "phone.yaml:3:20: liveActivity.startsPerWindow: must be between 1 and 1000000, got 0")
         #expect(try refusal("priority10UpdatesPerHour", "-5").message == "must be between 1 and 1000000, got -5")
         #expect(try refusal("priority10UpdatesPerHour", "2000000").message.contains("got 2000000"))
     }
