@@ -58,8 +58,19 @@ extension MockAPNsServer: MockAPNsControl {
         return snapshot
     }
 
-    /// Adds devices, or replaces those with the same token.
+    /// Adds devices, or replaces those with the same token. A `live-activity` device with an `attributesType` (one
+    /// the running scenario declares) gets a running activity behind it, as in a scenario.
     public func addDevices(_ devices: [Device]) async throws {
+        let types = currentScenario.activityTypes
+        for device in devices where device.kind == .liveActivity {
+            guard let name = device.attributesType, types[name] == nil else { continue }
+            let declared = types.keys.sorted()
+            throw MockAPNsControlError.badRequest(
+                "attributesType '\(name)' of device \(device.token) is not a type the running scenario declares"
+                    + NameSuggestion.hint(for: name, among: declared)
+                    + (declared.isEmpty ? "; it declares none" : "; declared: \(declared.joined(separator: ", "))"))
+        }
+        engine.activities.startDeclared(devices, now: engine.clock.now())
         engine.updateWorld { world in
             for device in devices { world.devices[device.token] = device }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ActivityRegistry {
-    /// Starts an activity behind each `live-activity` device of `world` that names its `attributesType`: an
+    /// Starts an activity behind each `live-activity` device among `devices` that names its `attributesType`: an
     /// activity the app already has when the run starts, so that updates and ends to the token get a device
     /// outcome like those to a token the phone issued during the run. Returns the activities started, in token
     /// order.
@@ -11,8 +11,8 @@ extension ActivityRegistry {
     /// and no push-to-start token. Its lifetime counts from `now`. A device without `attributesType` gets no
     /// activity: the phone has nothing to decode its pushes with, so they get no device part.
     @discardableResult
-    public func startDeclared(in world: World, now: Date) -> [LiveActivity] {
-        let declared = world.devices.values.filter { $0.kind == .liveActivity && $0.attributesType != nil }
+    public func startDeclared(_ devices: some Sequence<Device>, now: Date) -> [LiveActivity] {
+        let declared = devices.filter { $0.kind == .liveActivity && $0.attributesType != nil }
         return declared.sorted { $0.token < $1.token }.map { device in
             start(
                 LiveActivity(

@@ -23,7 +23,7 @@ extension MockAPNsEngine {
     public func loadActivities(of scenario: Scenario) {
         setActivityConfig(types: scenario.activityTypes, settings: scenario.liveActivity)
         activities.removeAll()
-        activities.startDeclared(in: scenario.world, now: clock.now())
+        activities.startDeclared(scenario.world.devices.values, now: clock.now())
     }
 
     /// `liveActivity.endedTokenUnregistered` as the validators apply it; `nil` when it is off.

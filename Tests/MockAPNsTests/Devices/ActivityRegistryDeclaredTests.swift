@@ -31,7 +31,7 @@ struct ActivityRegistryDeclaredTests {
         world.devices[untyped] = Device(token: untyped, kind: .liveActivity)
         world.devices[starter] = Device(token: starter, kind: .pushToStart, attributesType: "mpushTaxiAttributes")
         let registry = ActivityRegistry()
-        let started = registry.startDeclared(in: world, now: now)
+        let started = registry.startDeclared(world.devices.values, now: now)
         #expect(started.map(\.updateToken) == [typed])
         let activity = try #require(registry.activity(forToken: typed))
         #expect(activity.attributesType == "mpushTaxiAttributes")

@@ -211,6 +211,34 @@ struct LiveActivitySettingsEndToEndTests {
         }
     }
 
+    @Test("POST /v1/devices: a live-activity device with a declared attributesType gets an activity; unknown is 400")
+    func addedToken() async throws {
+        let token = String(repeating: "5a", count: 80)
+        try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
+            let unknown = try await ControlCurl.call(
+                "POST", control, "/v1/devices",
+                body: #"{"token": "\#(token)", "kind": "live-activity", "attributesType": "mpushTaxiAttribute"}"#)
+            #expect(unknown.status == 400)
+            #expect(
+                unknown.error
+                    == "attributesType 'mpushTaxiAttribute' of device \(token) is not a type the running scenario "
+                    + "declares (did you mean 'mpushTaxiAttributes'?); declared: mpushTakeoutAttributes, "
+                    + "mpushTaxiAttributes")
+            #expect(server.engine.world.devices[token] == nil, "a refused body adds nothing")
+
+            let added = try await ControlCurl.call(
+                "POST", control, "/v1/devices",
+                body: #"{"token": "\#(token)", "app": "com.example.app", "kind": "live-activity", "#
+                    + #""attributesType": "mpushTaxiAttributes"}"#)
+            #expect(added.status == 201, "\(added.text)")
+            let now = Int(Date().timeIntervalSince1970)
+            let update = try await Self.push(
+                server, to: token, #"{"event":"update","timestamp":\#(now),"content-state":{"eta":"5"}}"#)
+            #expect(update.status == 200)
+            #expect(update.device?.kind == .applied)
+        }
+    }
+
     @Test("GET /v1/scenario writes liveActivity; PUT of it gives the same settings to the scenario and the engine")
     func snapshotRoundTrip() async throws {
         var scenario = try LiveActivityEndToEndTests.scenario()
