@@ -20,10 +20,9 @@ extension ControlHandlers {
         let watcher = registry.addWatcher { event in
             let snapshot = server.snapshot(event.activity)
             guard query.matches(snapshot) else { return }
-            continuation.yield(
-                .change(
-                    ActivityChange(sequence: event.sequence, kind: event.kind, outcome: event.outcome, activity: snapshot)
-                ))
+            let change = ActivityChange(
+                sequence: event.sequence, kind: event.kind, outcome: event.outcome, activity: snapshot)
+            continuation.yield(.change(change))
         }
         let heartbeat = Task {
             while !Task.isCancelled {

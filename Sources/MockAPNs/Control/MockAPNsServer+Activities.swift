@@ -6,7 +6,7 @@ extension MockAPNsServer {
     public func activities(_ query: ActivityQuery) async throws -> [ActivitySnapshot] {
         let now = engine.clock.now()
         let lifetimes = activityLifetimes
-        return engine.activities.activities.lazy.map { ActivitySnapshot($0, at: now, lifetimes: lifetimes) }
+        return engine.activities.activities.map { ActivitySnapshot($0, at: now, lifetimes: lifetimes) }
             .filter(query.matches)
     }
 

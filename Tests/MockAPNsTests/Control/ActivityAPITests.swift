@@ -114,7 +114,8 @@ struct ActivityAPITests {
             #expect(try await ControlCurl.call("POST", control, "/v1/activities/nope/rotate-token").status == 404)
             _ = try await ControlCurl.call("POST", control, "/v1/activities/\(id)/dismiss")
             let refused = try await ControlCurl.call("POST", control, "/v1/activities/\(id)/rotate-token")
-            #expect(refused.status == 409 && refused.error == "activity '\(id)' is already dismissed", "\(refused.text)")
+            #expect(refused.status == 409)
+            #expect(refused.error == "activity '\(id)' is already dismissed", "\(refused.text)")
         }
     }
 
