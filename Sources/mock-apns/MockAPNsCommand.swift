@@ -12,8 +12,8 @@ struct MockAPNsCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self, Token.self,
-            Check.self,
+            Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self,
+            ActivitiesCommand.self, Token.self, Check.self,
         ],
         defaultSubcommand: nil
     )

@@ -68,4 +68,28 @@ public protocol MockAPNsControl: Sendable {
     /// Moves the mock's clock (advance, set, reset) and answers it after the move; a move that would take it more
     /// than `ClockMove.maximumOffset` from real time is refused (400) and changes nothing.
     func moveClock(_ move: ClockMove) async throws -> ClockReading
+
+    /// The simulated phone's Live Activities that match `query` at the mock's clock, in start order.
+    func activities(_ query: ActivityQuery) async throws -> [ActivitySnapshot]
+
+    /// The activity with `id`, or `nil` when there is none (never started, or cleared by a reset).
+    func activity(id: String) async throws -> ActivitySnapshot?
+
+    /// Waits until an activity matches `query` or `timeout` passes; answers the first that does, or `nil`.
+    ///
+    /// Answers as soon as the change that makes one match happens (registry watchers, no polling). A state the
+    /// clock alone reaches (ended after 8 hours) counts when the wait starts, not while it waits.
+    func waitForActivity(_ query: ActivityQuery, timeout: Duration) async throws -> ActivitySnapshot?
+
+    /// Gives the running activity `id` a new update token; the old one stops being an update token. Throws
+    /// `MockAPNsControlError` (404 unknown, 409 no longer running).
+    func rotateActivityToken(id: String) async throws -> ActivitySnapshot
+
+    /// The person swipes the activity `id` away: dismissed from now on, later pushes ignored. Throws
+    /// `MockAPNsControlError` (404 unknown, 409 already dismissed).
+    func dismissActivity(id: String) async throws -> ActivitySnapshot
+
+    /// Starts an activity as the app itself would; throws `MockAPNsControlError` (400) when the type is not
+    /// declared or a part does not decode as the type's.
+    func startActivity(_ start: ActivityStart) async throws -> ActivitySnapshot
 }

@@ -84,6 +84,9 @@ struct ActivityPushFacts {
     /// Applies an `update` or `end` to `activity`, or says why the phone does not.
     func apply(to activity: inout LiveActivity, priority: Int, types: [String: ActivitySchema]) -> DeviceOutcome {
         guard activity.state(at: now, lifetimes: settings.lifetimes).isRunning else {
+            if let swiped = activity.dismissedAt, swiped <= now {
+                return DeviceOutcome(.ignored, reason: "dismissed by the person")
+            }
             return DeviceOutcome(.ignored, reason: "activity ended")
         }
         guard let timestamp else { return DeviceOutcome(.dropped, reason: "aps.timestamp is missing") }

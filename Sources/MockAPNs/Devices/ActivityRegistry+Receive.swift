@@ -31,15 +31,19 @@ extension ActivityRegistry {
                 return start(push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
             }
         case .update(let token):
-            return withActivity(forToken: token) { activity in
+            var changed: LiveActivity?
+            let outcome = withActivity(forToken: token) { activity in
                 var outcome = push.commonRefusal() ?? push.apply(to: &activity, priority: priority, types: types)
                 if outcome.activityID == nil { outcome.activityID = activity.id }
                 activity.history.append(
                     ActivityPush(
                         at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
                         priority: priority))
+                changed = activity
                 return outcome
             }
+            if let changed, let outcome { notify(.pushed, changed, outcome: outcome.kind) }
+            return outcome
         }
     }
 

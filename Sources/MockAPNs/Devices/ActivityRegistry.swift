@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 /// connection rebuild its validator, so minting a token per `start` through the world would throw those caches
 /// away on every start.
 public final class ActivityRegistry: Sendable {
-    private struct Store {
+    /// Kept together under one lock; the extensions that change activities (`+Changes`) take it too.
+    struct Store {
         var activities: [String: LiveActivity] = [:]
         /// Update token → activity id.
         var tokens: [String: String] = [:]
@@ -16,7 +17,10 @@ public final class ActivityRegistry: Sendable {
         var order: [String] = []
     }
 
-    private let store = NIOLockedValueBox(Store())
+    let store = NIOLockedValueBox(Store())
+    /// Who hears of each change (streams, waiters), and the number of the last change; apart from `store` so
+    /// that a change with no one listening takes no second lock's work beyond a check.
+    let watchers = NIOLockedValueBox(ActivityWatchers())
 
     /// An empty registry: no activity, no minted token.
     public init() {}
@@ -59,7 +63,7 @@ public final class ActivityRegistry: Sendable {
     func start(_ activity: LiveActivity, token given: String? = nil, budget: Int?, window: TimeInterval)
         -> StartResult
     {
-        store.withLockedValue { store in
+        let result = store.withLockedValue { store -> StartResult in
             if let budget {
                 let since = activity.startedAt.addingTimeInterval(-window)
                 let recent = store.activities.values.count(where: {
@@ -77,6 +81,8 @@ public final class ActivityRegistry: Sendable {
             store.order.append(started.id)
             return .started(started)
         }
+        if case .started(let started) = result { notify(.started, started) }
+        return result
     }
 
     /// Whether `token` is an update token this registry issued (any case of hex digits).

@@ -31,6 +31,9 @@ public struct LiveActivity: Sendable, Hashable {
     public var relevanceScore: Double?
     /// When an `end` push ended it, by the mock's clock; `nil` while it runs (or ended only by the 8-hour limit).
     public var endedAt: Date?
+    /// When the person swiped it away (`POST /v1/activities/{id}/dismiss`), by the mock's clock: it is dismissed
+    /// from then on, whatever its dates say.
+    public var dismissedAt: Date?
     /// Every push that reached it, with what the phone did.
     public var history: [ActivityPush]
 
@@ -53,19 +56,20 @@ public struct LiveActivity: Sendable, Hashable {
         self.history = history
     }
 
-    /// When it ends or ended: its `end` push, else the end of its active life (`maxActive` after the start).
+    /// When it ends or ended: its `end` push or the person's swipe, else the end of its active life (`maxActive`
+    /// after the start).
     public func endDate(_ lifetimes: ActivityLifetimes = .standard) -> Date {
         let automatic = startedAt.addingTimeInterval(lifetimes.maxActive)
-        guard let endedAt else { return automatic }
-        return min(endedAt, automatic)
+        return [endedAt, dismissedAt].compactMap { $0 }.reduce(automatic, min)
     }
 
-    /// When it leaves the lock screen: its `dismissal-date` (a past one at once), else `defaultDismissal` after the
-    /// end; never later than `maxVisible` after the start.
+    /// When it leaves the lock screen: when the person swiped it away, else its `dismissal-date` (a past one at
+    /// once), else `defaultDismissal` after the end; never later than `maxVisible` after the start.
     public func dismissDate(_ lifetimes: ActivityLifetimes = .standard) -> Date {
         let end = endDate(lifetimes)
         let requested = dismissalDate.map { max($0, end) } ?? end.addingTimeInterval(lifetimes.defaultDismissal)
-        return min(requested, startedAt.addingTimeInterval(lifetimes.maxVisible))
+        let limit = min(requested, startedAt.addingTimeInterval(lifetimes.maxVisible))
+        return dismissedAt.map { min($0, limit) } ?? limit
     }
 
     /// Its state at `now`: dismissed from the dismissal date on, ended from the end on, stale from a `stale-date`

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The Live Activity operations in-process: they read and change the engine's registry at the engine's clock.
+extension MockAPNsServer {
+    /// The activities that match `query` at the mock's clock, in start order.
+    public func activities(_ query: ActivityQuery) async throws -> [ActivitySnapshot] {
+        let now = engine.clock.now()
+        let lifetimes = activityLifetimes
+        return engine.activities.activities.map { ActivitySnapshot($0, at: now, lifetimes: lifetimes) }
+            .filter(query.matches)
+    }
+
+    /// The activity with `id`, or `nil`.
+    public func activity(id: String) async throws -> ActivitySnapshot? {
+        engine.activities.activity(id: id).map(snapshot)
+    }
+
+    /// Waits until an activity matches `query` (at the clock when it changes) or `timeout` passes.
+    public func waitForActivity(_ query: ActivityQuery, timeout: Duration) async throws -> ActivitySnapshot? {
+        let engine = self.engine
+        let lifetimes = activityLifetimes
+        let found = await engine.activities.waitForActivity(timeout: timeout) { activity in
+            query.matches(ActivitySnapshot(activity, at: engine.clock.now(), lifetimes: lifetimes))
+        }
+        return found.map(snapshot)
+    }
+
+    /// Gives the running activity `id` a new update token, which then passes `tokenIssued` (the token upload).
+    public func rotateActivityToken(id: String) async throws -> ActivitySnapshot {
+        let rotated = try Self.controlError(for: id) { () throws(ActivityChangeRefusal) in
+            try engine.activities.rotateToken(id: id, now: engine.clock.now(), lifetimes: activityLifetimes)
+        }
+        engine.tokenIssued(rotated, event: .rotated)
+        return snapshot(rotated)
+    }
+
+    /// The person swipes the activity `id` away.
+    public func dismissActivity(id: String) async throws -> ActivitySnapshot {
+        snapshot(
+            try Self.controlError(for: id) { () throws(ActivityChangeRefusal) in
+                try engine.activities.dismiss(id: id, now: engine.clock.now(), lifetimes: activityLifetimes)
+            })
+    }
+
+    /// Starts an activity as the app would; its token passes `tokenIssued` (the token upload).
+    public func startActivity(_ start: ActivityStart) async throws -> ActivitySnapshot {
+        let types = engine.activityConfig.withLockedValue { $0.types }
+        let started = try Self.controlError(for: nil) { () throws(ActivityChangeRefusal) in
+            try engine.activities.startLocally(start, now: engine.clock.now(), types: types)
+        }
+        engine.tokenIssued(started, event: .started)
+        return snapshot(started)
+    }
+
+    /// The lifetimes the phone runs with (the scenario's `liveActivity:` settings).
+    var activityLifetimes: ActivityLifetimes {
+        engine.activityConfig.withLockedValue { $0.settings.lifetimes }
+    }
+
+    /// `activity` at the mock's clock now.
+    func snapshot(_ activity: LiveActivity) -> ActivitySnapshot {
+        ActivitySnapshot(activity, at: engine.clock.now(), lifetimes: activityLifetimes)
+    }
+
+    /// Runs `change`, turning its refusal into the control API's answer: 404, 409 or 400.
+    private static func controlError(
+        for id: String?, _ change: () throws(ActivityChangeRefusal) -> LiveActivity
+    ) throws(MockAPNsControlError) -> LiveActivity {
+        do {
+            return try change()
+        } catch {
+            switch error {
+            case .unknown(let id):
+                throw .notFound(
+                    "no activity '\(id)': it never started, or a reset or scenario load cleared it; "
+                        + "list them with GET /v1/activities")
+            case .notAllowed(let state):
+                let what = state == .dismissed ? "already dismissed" : "\(state.rawValue): the phone no longer runs it"
+                throw MockAPNsControlError(status: 409, "activity '\(id ?? "")' is \(what)")
+            case .invalid(let message):
+                throw .badRequest("the app cannot start this activity: \(message)")
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What the person and the app do to activities, beside pushes: rotate a token, swipe one away, start one locally.
+extension ActivityRegistry {
+    /// Gives the running activity `id` a new update token, as the phone does from time to time; the old token is no
+    /// longer an update token from now on (pushes to it go wherever an unknown token goes).
+    ///
+    /// "Tokens: push-to-start and update tokens rotate; APNs never tells the provider — the app uploads new ones"
+    /// (live-activities.md §2, doc). Refused for an activity that no longer runs at `now`.
+    public func rotateToken(id: String, now: Date, lifetimes: ActivityLifetimes = .standard) throws(
+        ActivityChangeRefusal
+    ) -> LiveActivity {
+        let result = store.withLockedValue { store -> Result<LiveActivity, ActivityChangeRefusal> in
+            guard var activity = store.activities[id] else { return .failure(.unknown(id: id)) }
+            let state = activity.state(at: now, lifetimes: lifetimes)
+            guard state.isRunning else { return .failure(.notAllowed(state: state)) }
+            var token = Self.randomToken()
+            while store.tokens[token] != nil || token == activity.updateToken { token = Self.randomToken() }
+            store.tokens[activity.updateToken] = nil
+            store.tokens[token] = id
+            activity.updateToken = token
+            store.activities[id] = activity
+            return .success(activity)
+        }
+        let rotated = try result.get()
+        notify(.rotated, rotated)
+        return rotated
+    }
+
+    /// The person swipes the activity `id` away at `now`: it is dismissed from then on, and the pushes that reach
+    /// it later are ignored ("dismissed by the person"). Refused for an activity already dismissed.
+    public func dismiss(id: String, now: Date, lifetimes: ActivityLifetimes = .standard) throws(
+        ActivityChangeRefusal
+    ) -> LiveActivity {
+        let result = store.withLockedValue { store -> Result<LiveActivity, ActivityChangeRefusal> in
+            guard var activity = store.activities[id] else { return .failure(.unknown(id: id)) }
+            let state = activity.state(at: now, lifetimes: lifetimes)
+            guard state != .dismissed else { return .failure(.notAllowed(state: state)) }
+            activity.dismissedAt = now
+            store.activities[id] = activity
+            return .success(activity)
+        }
+        let dismissed = try result.get()
+        notify(.dismissed, dismissed)
+        return dismissed
+    }
+
+    /// Starts an activity as the app itself would (`Activity.request`), at `now`: the type must be one the app
+    /// declares and the attributes and content state must decode as its, as for a push-to-start `start`.
+    ///
+    /// No push started it, so its history starts empty and it has no push `timestamp` yet (any update's applies);
+    /// local starts do not count against the push-to-start budget.
+    public func startLocally(_ request: ActivityStart, now: Date, types: [String: ActivitySchema]) throws(
+        ActivityChangeRefusal
+    ) -> LiveActivity {
+        guard let schema = types[request.attributesType] else {
+            let declared = types.keys.sorted()
+            throw .invalid(
+                "attributesType '\(request.attributesType)' is not a type the app declares ("
+                    + (declared.isEmpty
+                        ? "the scenario declares none under activityTypes:"
+                        : "declared: \(declared.joined(separator: ", "))") + ")")
+        }
+        let decoded = [schema.decodeAttributes(request.attributes), schema.decodeContentState(request.contentState)]
+        if let error = decoded.lazy.compactMap(\.error).first { throw .invalid("does not decode: \(error)") }
+        if let problem = ActivitySize.problem(attributes: request.attributes, contentState: request.contentState) {
+            throw .invalid(problem)
+        }
+        return start(
+            LiveActivity(
+                id: "", attributesType: request.attributesType, attributes: request.attributes,
+                contentState: request.contentState, updateToken: "", pushToStartToken: request.pushToStartToken,
+                startedAt: now, timestamp: 0))
+    }
+}
