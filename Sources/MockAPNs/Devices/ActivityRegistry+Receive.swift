@@ -19,16 +19,30 @@ extension ActivityRegistry {
         _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
         types: [String: ActivitySchema], settings: LiveActivitySettings = LiveActivitySettings()
     ) -> DeviceOutcome? {
+        receiveLocated(
+            payload, for: target, priority: priority, sequence: sequence, now: now, types: types, settings: settings
+        )?.outcome
+    }
+
+    /// `receive`, and where the push went in its activity's history (`nil` when it reached no activity), for the
+    /// sequence number the journal gives its record later (`number(_:)`).
+    func receiveLocated(
+        _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
+        types: [String: ActivitySchema], settings: LiveActivitySettings
+    ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {
         let aps = payload["aps"] ?? .null
         let event = aps["event"]?.stringValue
         let push = ActivityPushFacts(aps: aps, event: event ?? "", now: now, settings: settings)
         switch target {
         case .pushToStart(let token, let deviceType):
-            if let refusal = push.commonRefusal() { return refusal }
+            if let refusal = push.commonRefusal() { return (refusal, nil) }
             switch push.checkStart(types: types, deviceType: deviceType) {
-            case .refused(let refusal): return refusal
+            case .refused(let refusal): return (refusal, nil)
             case .passed(let warnings):
-                return start(push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+                let outcome = start(
+                    push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+                // A started activity's history is its start.
+                return (outcome, outcome.activityID.map { ActivityHistoryEntry(activityID: $0, index: 0) })
             }
         case .update(let token):
             return withActivity(forToken: token) { activity in
@@ -38,7 +52,7 @@ extension ActivityRegistry {
                     ActivityPush(
                         at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
                         priority: priority))
-                return outcome
+                return (outcome, ActivityHistoryEntry(activityID: activity.id, index: activity.history.count - 1))
             }
         }
     }
