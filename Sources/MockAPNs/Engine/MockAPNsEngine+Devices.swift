@@ -37,8 +37,8 @@ extension MockAPNsEngine {
         let located = activities.receiveLocated(
             payload, for: target, priority: priority, sequence: nil, now: now, types: config.types,
             settings: config.settings)
-        if let outcome = located?.outcome, outcome.kind == .started, outcome.updateToken != nil, let id = outcome.activityID,
-            let activity = activities.activity(id: id)
+        if let outcome = located?.outcome, outcome.kind == .started, outcome.updateToken != nil,
+            let id = outcome.activityID, let activity = activities.activity(id: id)
         {
             tokenIssued(activity, event: .started)
         }

@@ -24,7 +24,8 @@ extension ScenarioLoader.Reader {
         if let warnings = fields["warnings"] {
             guard case .scalar = warnings.node, (try? warnings.string()) == "none" else {
                 throw warnings.error(
-                    "warnings takes only none (the phone must have seen nothing wrong), got \(warnings.shortDescription)")
+                    "warnings takes only none (the phone must have seen nothing wrong), got "
+                        + warnings.shortDescription)
             }
             condition.noWarnings = true
         }

@@ -142,8 +142,8 @@ struct DeviceExpectationEndToEndTests {
             #expect(items.map(\.passed) == [true, false, true])
             #expect(
                 items[1].details.first
-                    == #"expected 1 push with aps.content-state.rider "Sam", aps.content-state.status 2, phone applied "#
-                    + "with no warnings; got 0.")
+                    == #"expected 1 push with aps.content-state.rider "Sam", aps.content-state.status 2, "#
+                    + "phone applied with no warnings; got 0.")
             let nearest = try #require(items[1].details.first { $0.hasPrefix("Nearest: ") })
             #expect(nearest.hasPrefix("Nearest: #5 at "), "\(nearest)")
             #expect(nearest.contains("device outcome was applied with warnings: content-state.eta decodes to 2057"))
@@ -174,7 +174,7 @@ struct DeviceExpectationEndToEndTests {
         }
     }
 
-    @Test("expectPush(device:), JournalQuery's device and warnings, and ?device= decide the same in-process and over HTTP")
+    @Test("expectPush(device:), the device and warnings filters and ?device= agree in-process, over HTTP, in the CLI")
     func swiftAPI() async throws {
         try await withControlServer(scenario: try LiveActivity.scenario()) { server, control in
             try await Self.pushFlow(server)
