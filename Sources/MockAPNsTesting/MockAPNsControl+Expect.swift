@@ -15,33 +15,42 @@ extension MockAPNsControl {
     /// }
     /// ```
     ///
+    /// `device` requires what the simulated phone did with a Live Activity push, not only APNs's 200: `device:
+    /// .applied` fails on an update the phone dropped. (`matching: JournalQuery(deviceWarnings: false)` also
+    /// requires that it saw nothing wrong.)
+    ///
     /// - Returns: the matching records, oldest first.
     @discardableResult
     public func expectPush(
-        to token: String? = nil, matching query: JournalQuery = JournalQuery(), count: Int = 1,
-        timeout: Duration = .seconds(2), where predicate: (@Sendable (JournalRecord) -> Bool)? = nil
+        to token: String? = nil, device: DeviceOutcome.Kind? = nil, matching query: JournalQuery = JournalQuery(),
+        count: Int = 1, timeout: Duration = .seconds(2), where predicate: (@Sendable (JournalRecord) -> Bool)? = nil
     ) async throws -> [JournalRecord] {
         guard count >= 1 else {
             throw MockAPNsExpectationFailure(
                 message: "expectPush needs a count of at least 1; use expectNoPush for none")
         }
         let expectation = PushExpectation(
-            query: Self.query(query, token: token), count: count, timeout: timeout, where: predicate)
+            query: Self.query(query, token: token, device: device), count: count, timeout: timeout,
+            where: predicate)
         return try await expectation.check(against: self).recordsOrFailure()
     }
 
-    /// Checks that no push matching the filters arrives within `timeout` (or has arrived already).
+    /// Checks that no push matching the filters arrives within `timeout` (or has arrived already); with `device`,
+    /// that the phone handled none so (`device: .dropped`).
     public func expectNoPush(
-        to token: String? = nil, matching query: JournalQuery = JournalQuery(), timeout: Duration = .milliseconds(200)
+        to token: String? = nil, device: DeviceOutcome.Kind? = nil, matching query: JournalQuery = JournalQuery(),
+        timeout: Duration = .milliseconds(200)
     ) async throws {
-        let expectation = PushExpectation(query: Self.query(query, token: token), count: 0, timeout: timeout)
+        let expectation = PushExpectation(
+            query: Self.query(query, token: token, device: device), count: 0, timeout: timeout)
         _ = try await expectation.check(against: self).recordsOrFailure()
     }
 
-    /// `query` with its token replaced by `token` (lower-cased), when one is given.
-    private static func query(_ query: JournalQuery, token: String?) -> JournalQuery {
+    /// `query` with its token replaced by `token` (lower-cased) and its device outcome by `device`, when given.
+    private static func query(_ query: JournalQuery, token: String?, device: DeviceOutcome.Kind?) -> JournalQuery {
         var query = query
         if let token { query.token = token.lowercased() }
+        if let device { query.device = device }
         return query
     }
 }

@@ -43,6 +43,14 @@ struct Requests: AsyncParsableCommand {
     @Option(name: .long, help: "Only requests on this connection id.")
     var connection: UInt64?
 
+    @Option(
+        name: .long,
+        help: "Only pushes the simulated phone handled so: started, applied, ended, ignored, dropped, throttled.")
+    var device: String?
+
+    @Option(name: .long, help: "Only device outcomes without warnings (none) or with some (some).")
+    var warnings: String?
+
     @Option(name: .long, help: "Only records after this sequence number.")
     var since: UInt64?
 
@@ -57,7 +65,10 @@ struct Requests: AsyncParsableCommand {
             accepted: accepted, connection: connection, since: since, limit: limit ?? (follow ? 10 : nil))
         // The server checks the filters; parsing them here too gives the same messages before any network call.
         do {
-            query = try JournalQuery.parse(query.parameters).query
+            var parameters = query.parameters
+            if let device { parameters.append(("device", device)) }
+            if let warnings { parameters.append(("warnings", warnings)) }
+            query = try JournalQuery.parse(parameters).query
         } catch {
             throw CLIError(error.message)
         }

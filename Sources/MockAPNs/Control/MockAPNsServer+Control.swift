@@ -107,6 +107,12 @@ extension MockAPNsServer: MockAPNsControl {
         var named: [ScriptedRule] = []
         for (index, rule) in rules.enumerated() {
             var rule = rule
+            if rule.match.device != nil {
+                // The scenario loader refuses it too: such a rule could never apply.
+                throw MockAPNsControlError.badRequest(
+                    "rule '\(rule.name)' matches on device, which a rule cannot do: the phone decides after APNs "
+                        + "answers, and the rule decides that answer; expect it with expectPush(device:) instead")
+            }
             if rule.name == "rule \(index + 1)", existing.contains(rule.name) {
                 // A default name from the loader; number it after the rules already running.
                 rule.name = "rule \(existing.count + index + 1)"

@@ -19,20 +19,34 @@ extension ActivityRegistry {
         _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
         types: [String: ActivitySchema], settings: LiveActivitySettings = LiveActivitySettings()
     ) -> DeviceOutcome? {
+        receiveLocated(
+            payload, for: target, priority: priority, sequence: sequence, now: now, types: types, settings: settings
+        )?.outcome
+    }
+
+    /// `receive`, and where the push went in its activity's history (`nil` when it reached no activity), for the
+    /// sequence number the journal gives its record later (`number(_:)`).
+    func receiveLocated(
+        _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
+        types: [String: ActivitySchema], settings: LiveActivitySettings
+    ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {
         let aps = payload["aps"] ?? .null
         let event = aps["event"]?.stringValue
         let push = ActivityPushFacts(aps: aps, event: event ?? "", now: now, settings: settings)
         switch target {
         case .pushToStart(let token, let deviceType):
-            if let refusal = push.commonRefusal() { return refusal }
+            if let refusal = push.commonRefusal() { return (refusal, nil) }
             switch push.checkStart(types: types, deviceType: deviceType) {
-            case .refused(let refusal): return refusal
+            case .refused(let refusal): return (refusal, nil)
             case .passed(let warnings):
-                return start(push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+                let outcome = start(
+                    push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+                // A started activity's history is its start.
+                return (outcome, outcome.activityID.map { ActivityHistoryEntry(activityID: $0, index: 0) })
             }
         case .update(let token):
             var changed: LiveActivity?
-            let outcome = withActivity(forToken: token) { activity in
+            let result = withActivity(forToken: token) { activity in
                 var outcome = push.commonRefusal() ?? push.apply(to: &activity, priority: priority, types: types)
                 if outcome.activityID == nil { outcome.activityID = activity.id }
                 activity.history.append(
@@ -40,10 +54,11 @@ extension ActivityRegistry {
                         at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
                         priority: priority))
                 changed = activity
-                return outcome
+                let entry = ActivityHistoryEntry(activityID: activity.id, index: activity.history.count - 1)
+                return (outcome: outcome, entry: entry)
             }
-            if let changed, let outcome { notify(.pushed, changed, outcome: outcome.kind) }
-            return outcome
+            if let changed, let located = result { notify(.pushed, changed, outcome: located.outcome.kind) }
+            return result
         }
     }
 

@@ -121,6 +121,11 @@ public final class ActivityRegistry: Sendable {
         }
     }
 
+    /// Runs `body` on every activity by id, under the lock, and stores what it leaves.
+    func withActivities<Result>(_ body: (inout [String: LiveActivity]) -> Result) -> Result {
+        store.withLockedValue { body(&$0.activities) }
+    }
+
     /// Forgets every activity and token (`/v1/reset`, a scenario load).
     public func removeAll() {
         store.withLockedValue { $0 = Store() }

@@ -36,8 +36,11 @@ extension MockAPNsEngine {
     /// registry issued.
     ///
     /// Only pushes the APNs rules accepted reach the phone; a scripted 200 stands in for APNs and reaches no
-    /// device (its rule decides the test, not the phone).
-    func deviceOutcome(of request: borrowing APNsRequest, world: World, now: Date) -> DeviceOutcome? {
+    /// device (its rule decides the test, not the phone). The outcome comes with its activity history entry, which
+    /// gets the record's sequence number once the journal gives it one.
+    func deviceOutcome(
+        of request: borrowing APNsRequest, world: World, now: Date
+    ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {
         guard let token = request.deviceToken else { return nil }
         let target: ActivityTarget
         if let device = world.devices[token] {
@@ -56,14 +59,14 @@ extension MockAPNsEngine {
         guard let payload = try? JSONParser.parse(request.body) else { return nil }
         let priority = request.fields.priority.flatMap { Int($0) } ?? 10
         let config = activityConfig.withLockedValue { $0 }
-        let outcome = activities.receive(
+        let located = activities.receiveLocated(
             payload, for: target, priority: priority, sequence: nil, now: now, types: config.types,
             settings: config.settings)
-        if let outcome, outcome.kind == .started, outcome.updateToken != nil, let id = outcome.activityID,
-            let activity = activities.activity(id: id)
+        if let outcome = located?.outcome, outcome.kind == .started, outcome.updateToken != nil,
+            let id = outcome.activityID, let activity = activities.activity(id: id)
         {
             tokenIssued(activity, event: .started)
         }
-        return outcome
+        return located
     }
 }

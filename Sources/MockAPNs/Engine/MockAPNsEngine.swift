@@ -97,7 +97,7 @@ public final class MockAPNsEngine: Sendable {
             request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
         if decided.pushType == nil { decided.pushType = request.fields.pushType }
         // The device stage (issue 12): the one branch an ordinary push pays.
-        var device: DeviceOutcome?
+        var device: (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)?
         if decided.pushType == APNsPushType.liveactivity.name, case .accepted = decided.outcome {
             device = deviceOutcome(of: request, world: connection.validator.world, now: receivedAt)
         }
@@ -111,7 +111,7 @@ public final class MockAPNsEngine: Sendable {
         var record = record(
             of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
             fault: nil, &connection.lastVerdict)
-        if let device { record.device = device }
+        if let device { record.setDevice(device.outcome, historyEntry: device.entry) }
         return .answer(response, record: record, delay: nil)
     }
 

@@ -75,6 +75,19 @@ extension JournalQuery {
             }
             accepted = value == "true"
         case "connection": connection = try Self.unsigned(name, value)
+        case "device":
+            guard let kind = DeviceOutcome.Kind(rawValue: value) else {
+                let names = DeviceOutcome.Kind.allCases.map(\.rawValue)
+                throw .badRequest(
+                    "device must be one of: \(names.joined(separator: ", ")); got '\(value)'"
+                        + NameSuggestion.hint(for: value, among: names))
+            }
+            device = kind
+        case "warnings":
+            guard value == "none" || value == "some" else {
+                throw .badRequest("warnings must be none or some, got '\(value)'")
+            }
+            deviceWarnings = value == "some"
         case "since": since = try Self.unsigned(name, value)
         default:
             guard let number = Int(value), number >= 1 else {

@@ -1,8 +1,8 @@
 /// Which journal records a query, a wait or a stream is about: every field given must match.
 ///
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
-/// `status`, `reason`, `accepted`, `connection`, `since`, `limit`) and as command-line options of
-/// `mock-apns requests`.
+/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `since`, `limit`) and as command-line
+/// options of `mock-apns requests`.
 public struct JournalQuery: Sendable, Hashable {
     /// The device token (compared case-insensitively).
     public var token: String?
@@ -20,6 +20,12 @@ public struct JournalQuery: Sendable, Hashable {
     public var accepted: Bool?
     /// The connection id the request came on.
     public var connection: UInt64?
+    /// What the simulated phone did with the push (`applied`, `dropped`, ...); a record without a device part (a
+    /// push that reached no Live Activity) never matches.
+    public var device: DeviceOutcome.Kind?
+    /// Whether the phone's outcome carries warnings (`false`: applied with nothing that looked wrong); a record
+    /// without a device part never matches. Written `warnings=none` or `warnings=some`.
+    public var deviceWarnings: Bool?
     /// Only records whose sequence number is greater than this one.
     public var since: UInt64?
     /// At most this many records, the newest ones.
@@ -29,7 +35,7 @@ public struct JournalQuery: Sendable, Hashable {
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
         status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
-        since: UInt64? = nil, limit: Int? = nil
+        device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, since: UInt64? = nil, limit: Int? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -39,6 +45,8 @@ public struct JournalQuery: Sendable, Hashable {
         self.reason = reason
         self.accepted = accepted
         self.connection = connection
+        self.device = device
+        self.deviceWarnings = deviceWarnings
         self.since = since
         self.limit = limit
     }
@@ -61,6 +69,10 @@ public struct JournalQuery: Sendable, Hashable {
         case accepted
         /// The connection id.
         case connection
+        /// What the simulated phone did.
+        case device
+        /// Whether the phone's outcome carries warnings.
+        case warnings
     }
 
     /// Whether `record` is in the window (`since`) and matches every field given.
@@ -103,6 +115,12 @@ public struct JournalQuery: Sendable, Hashable {
         case .connection:
             guard let connection else { return true }
             return record.connectionID == connection
+        case .device:
+            guard let device else { return true }
+            return record.device?.kind == device
+        case .warnings:
+            guard let deviceWarnings else { return true }
+            return record.device.map { $0.warnings.isEmpty != deviceWarnings } ?? false
         }
     }
 
@@ -117,6 +135,8 @@ public struct JournalQuery: Sendable, Hashable {
         case .reason: reason
         case .accepted: accepted.map { $0 ? "true" : "false" }
         case .connection: connection.map(String.init)
+        case .device: device?.rawValue
+        case .warnings: deviceWarnings.map { $0 ? "some" : "none" }
         }
     }
 
@@ -132,6 +152,8 @@ public struct JournalQuery: Sendable, Hashable {
             case .reason: record.reason
             case .accepted: record.accepted ? "true" : "false"
             case .connection: String(record.connectionID)
+            case .device: record.device?.summary
+            case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
             }
         return value ?? "none"
     }

@@ -33,7 +33,16 @@ public struct JournalRecord: Sendable {
     /// What the simulated phone did with the push (issue 12); `nil` for pushes that reach no Live Activity.
     public var device: DeviceOutcome? {
         get { deviceBox?.value }
-        set { deviceBox = newValue.map(DeviceOutcomeBox.init) }
+        set { deviceBox = newValue.map { DeviceOutcomeBox($0, historyEntry: nil) } }
+    }
+
+    /// The activity history entry of the push, which the journal numbers on append; `nil` for records the engine
+    /// did not decide (read back from JSON, built in tests).
+    var activityHistoryEntry: ActivityHistoryEntry? { deviceBox?.historyEntry }
+
+    /// Sets the device part, with the activity history entry the push made (`MockAPNsEngine.decide`).
+    mutating func setDevice(_ outcome: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
+        deviceBox = DeviceOutcomeBox(outcome, historyEntry: historyEntry)
     }
 
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
@@ -145,9 +154,14 @@ public struct JournalRecord: Sendable {
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
 }
 
-/// A record's device outcome behind one reference (`JournalRecord.device`).
+/// A record's device outcome behind one reference (`JournalRecord.device`), with where the push went in its
+/// activity's history.
 private final class DeviceOutcomeBox: Sendable {
     let value: DeviceOutcome
+    let historyEntry: ActivityHistoryEntry?
 
-    init(_ value: DeviceOutcome) { self.value = value }
+    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
+        self.value = value
+        self.historyEntry = historyEntry
+    }
 }

@@ -1,7 +1,13 @@
 extension RuleMatch {
     /// The match in words for messages: `to 5984de…a1b2c3 with topic com.example.app, aps.alert.title "Order
-    /// ready"`; `any request` when it gives no field.
+    /// ready", phone applied`; `any request` when it gives no field.
     var text: String {
+        guard let device else { return requestText }
+        return "\(requestText), \(device.text)"
+    }
+
+    /// The match in words without its `device` condition, for messages that name that one apart.
+    var requestText: String {
         var with: [String] = []
         if let topic { with.append("topic \(topic)") }
         if let pushType { with.append("pushType \(pushType)") }
@@ -24,16 +30,16 @@ extension RuleMatch {
         case .header(let name): headers[name].map { "\"\($0)\"" } ?? "any"
         case .payload(let path): payload[path]?.jsonText ?? "any"
         case .condition(let subject): conditions[subject]?.scenarioJSON.jsonText ?? "any"
+        case .device: device?.expectedText ?? "any"
         }
     }
 
-    /// What `request` has for `field`, as text: `absent` when it has nothing there.
-    static func actualText(
-        _ field: RuleMatchField, _ request: APNsRequest.Content, payload: JSONValue??
-    ) -> String {
+    /// What `record` has for `field`, as text: `absent` when it has nothing there.
+    static func actualText(_ field: RuleMatchField, _ record: JournalRecord, payload: JSONValue??) -> String {
+        guard let subject = field.subject else { return DeviceCondition.actualText(record.device) }
         // A literal pushType compares `alert` when the header is absent; say so.
-        if field == .pushType, request.fields.pushType == nil { return "absent (taken as alert)" }
-        return actualText(field.subject, request, payload: payload)
+        if field == .pushType, record.request.fields.pushType == nil { return "absent (taken as alert)" }
+        return actualText(subject, record.request, payload: payload)
     }
 
     /// What `request` has for `subject`, as text.
@@ -64,8 +70,8 @@ extension MatchSubject {
 }
 
 extension RuleMatchField {
-    /// The request value the field tests.
-    var subject: MatchSubject {
+    /// The request value the field tests; `nil` for the device part, which is not the request's.
+    var subject: MatchSubject? {
         switch self {
         case .token: .token
         case .topic: .topic
@@ -73,9 +79,10 @@ extension RuleMatchField {
         case .header(let name): .header(name)
         case .payload(let path): .payload(path)
         case .condition(let subject): subject
+        case .device: nil
         }
     }
 
     /// The field as a message names it.
-    var name: String { subject.name }
+    var name: String { subject?.name ?? "device outcome" }
 }

@@ -17,7 +17,7 @@ extension ScenarioExpectation {
         var late: [JournalRecord] = []
         for record in records {
             var payload: JSONValue??
-            guard match.matches(record.request, payload: &payload) else { continue }
+            guard match.matches(record, payload: &payload) else { continue }
             if let deadline, record.receivedAt > deadline { late.append(record) } else { counted.append(record) }
         }
         let answerQuery = answered.map { JournalQuery(status: $0.status, reason: $0.reason) }
@@ -35,7 +35,9 @@ extension ScenarioExpectation {
             return VerifyReport.Item(
                 kind: .expectation, name: name, passed: true, summary: summary, records: counted.map(\.sequence))
         }
-        var details = ["expected \(Self.countText(count)) \(match.text)\(conditionsText); got \(counted.count)."]
+        var details = [
+            "expected \(Self.countText(count)) \(match.requestText)\(conditionsText); got \(counted.count)."
+        ]
         if counted.count < count.lowerBound {
             let nearest = Miss.nearest(to: match, in: records)
             details.append(nearest.map { "Nearest: \(miss: $0, of: match)" } ?? "Nearest: none (no other request)")
@@ -64,7 +66,7 @@ extension ScenarioExpectation {
         var late: JournalRecord?
         for record in records where matched.count < sequence.count {
             var payload: JSONValue??
-            guard sequence[matched.count].matches(record.request, payload: &payload) else { continue }
+            guard sequence[matched.count].matches(record, payload: &payload) else { continue }
             if let deadline, record.receivedAt > deadline {
                 late = record
                 break
@@ -90,7 +92,7 @@ extension ScenarioExpectation {
                 "step \(missing + 1) came as \(late.located), after the \(DurationText.text(within)) window")
         } else if missing > 0, let early = records.first(where: { record in
             var payload: JSONValue??
-            return record.sequence < after && step.matches(record.request, payload: &payload)
+            return record.sequence < after && step.matches(record, payload: &payload)
         }) {
             details.append(
                 "step \(missing + 1) came as \(early.located), before step \(missing)'s #\(after) (out of order)")
@@ -118,9 +120,11 @@ extension ScenarioExpectation {
             details: details, records: unmatched.map(\.sequence))
     }
 
-    /// `, answered 200, within 5s`: the conditions besides the match, for the first line of a failure.
+    /// `, answered 200, phone applied, within 5s`: the conditions besides the request's fields, for the first
+    /// line of a failure (a sequence's steps name their own device conditions).
     private var conditionsText: String {
         var text = answered.map { ", answered \($0.text)" } ?? ""
+        if sequence.isEmpty, let device = match.device { text += ", \(device.text)" }
         if let within { text += ", within \(DurationText.text(within))" }
         return text
     }
@@ -158,7 +162,7 @@ extension ScenarioExpectation {
             var nearest: Miss?
             for record in records {
                 var payload: JSONValue??
-                let failed = match.mismatches(record.request, payload: &payload)
+                let failed = match.mismatches(record, payload: &payload)
                 if !failed.isEmpty, failed.count < nearest?.fields.count ?? Int.max {
                     nearest = Miss(record: record, fields: failed, payload: payload)
                 }
@@ -171,7 +175,7 @@ extension ScenarioExpectation {
             fields.map { field in
                 NearMiss.Difference(
                     field: field.name, expected: match.expectedText(field),
-                    actual: RuleMatch.actualText(field, record.request, payload: payload))
+                    actual: RuleMatch.actualText(field, record, payload: payload))
             }
         }
     }

@@ -4,11 +4,11 @@ extension ScenarioExpectation {
     /// Whether this expectation names `record`: its `match`, or one of its `sequence` steps, matches it.
     ///
     /// What `unexpected: fail` and the `no-unexpected-errors` check ask of `expect:`; the rules' matcher over the
-    /// recorded request, so a record counts as named exactly when `expect:` would count it.
+    /// recorded request and its device part, so a record counts as named exactly when `expect:` would count it.
     func names(_ record: JournalRecord) -> Bool {
         var payload: JSONValue??
-        if sequence.isEmpty { return match.matches(record.request, payload: &payload) }
-        for step in sequence where step.matches(record.request, payload: &payload) { return true }
+        if sequence.isEmpty { return match.matches(record, payload: &payload) }
+        for step in sequence where step.matches(record, payload: &payload) { return true }
         return false
     }
 

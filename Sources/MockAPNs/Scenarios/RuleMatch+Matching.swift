@@ -12,21 +12,37 @@ public enum RuleMatchField: Sendable, Hashable {
     case payload(String)
     /// A value operator on a subject.
     case condition(MatchSubject)
+    /// The `device` condition: what the simulated phone did (expectations only).
+    case device
 }
 
 extension RuleMatch {
     /// Whether `request` matches every field given. The matcher of scripted rules and of `expect:`.
     ///
+    /// A request is tested here before the phone sees it: it has no device part, so a `device` condition fails.
+    ///
     /// - Parameter payload: the parsed body, shared by the matches tested against one request: `nil` until one of
     ///   them needs it, then `.some(nil)` when the body is not JSON.
     func matches(_ request: APNsRequest.Content, payload: inout JSONValue??) -> Bool {
-        test(request, payload: &payload) { _ in false }
+        test(request, device: nil, payload: &payload) { _ in false }
     }
 
-    /// The fields `request` fails, in the order the matcher tests them; empty when it matches.
-    func mismatches(_ request: APNsRequest.Content, payload: inout JSONValue??) -> [RuleMatchField] {
+    /// Whether the recorded request matches every field given, its device part included.
+    func matches(_ record: JournalRecord, payload: inout JSONValue??) -> Bool {
+        test(record.request, device: record.device, payload: &payload) { _ in false }
+    }
+
+    /// The fields `record` fails, in the order the matcher tests them; empty when it matches.
+    func mismatches(_ record: JournalRecord, payload: inout JSONValue??) -> [RuleMatchField] {
+        mismatches(record.request, device: record.device, payload: &payload)
+    }
+
+    /// The fields `request`, with the phone's `device` outcome if any, fails, in the order the matcher tests them.
+    func mismatches(
+        _ request: APNsRequest.Content, device: DeviceOutcome? = nil, payload: inout JSONValue??
+    ) -> [RuleMatchField] {
         var failed: [RuleMatchField] = []
-        _ = test(request, payload: &payload) { field in
+        _ = test(request, device: device, payload: &payload) { field in
             failed.append(field)
             return true
         }
@@ -37,7 +53,8 @@ extension RuleMatch {
     /// Returns whether every field passed. The only place the meaning of a match is written down.
     @inline(__always)
     private func test(
-        _ request: APNsRequest.Content, payload: inout JSONValue??, failure: (RuleMatchField) -> Bool
+        _ request: APNsRequest.Content, device: DeviceOutcome?, payload: inout JSONValue??,
+        failure: (RuleMatchField) -> Bool
     ) -> Bool {
         var passed = true
         func fail(_ field: RuleMatchField) -> Bool {
@@ -62,6 +79,7 @@ extension RuleMatch {
         for (subject, condition) in conditions where !condition.passes(subject, request, payload ?? nil) {
             if !fail(.condition(subject)) { return false }
         }
+        if let condition = self.device, !condition.passes(device), !fail(.device) { return false }
         return passed
     }
 }

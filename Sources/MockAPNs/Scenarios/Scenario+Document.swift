@@ -61,6 +61,7 @@ extension RuleMatch {
     /// Whether the match gives no field (and so matches every request).
     public var isEmpty: Bool {
         token == nil && topic == nil && pushType == nil && headers.isEmpty && payload.isEmpty && conditions.isEmpty
+            && device == nil
     }
 
     /// The match as a scenario file's `match:` mapping (JSON, which is YAML too), headers and paths sorted.
@@ -83,6 +84,26 @@ extension RuleMatch {
         }
         if !headers.isEmpty { members.append(("headers", .object(headers.sorted { $0.0 < $1.0 }))) }
         if !payload.isEmpty { members.append(("payload", .object(payload.sorted { $0.0 < $1.0 }))) }
+        if let device { members.append(("device", device.scenarioJSON)) }
+        return .object(members)
+    }
+}
+
+extension DeviceCondition {
+    /// The condition as a `match:`'s `device:` mapping: `outcome` (a name, or a list of several), then `reason`
+    /// and `warnings: none` when given.
+    public var scenarioJSON: JSONValue {
+        let names = outcomes.map { JSONValue.string($0.rawValue) }
+        var members: [(String, JSONValue)] = [("outcome", names.count == 1 ? names[0] : .array(names))]
+        if let reason {
+            // A literal reason is kept as a one-element oneOf; write it back as the literal.
+            if case .oneOf(let literals) = reason, literals.count == 1 {
+                members.append(("reason", literals[0]))
+            } else {
+                members.append(("reason", reason.scenarioJSON))
+            }
+        }
+        if noWarnings { members.append(("warnings", "none")) }
         return .object(members)
     }
 }

@@ -18,7 +18,7 @@ extension ScenarioLoader.Reader {
                 fields, at: element, default: "expectation \(index + 1)", what: "expectation", firstLine: &firstLine)
             var expectation = ScenarioExpectation(name: name, line: element.node.mark?.line ?? 0)
             if let match = fields["match"] {
-                expectation.match = try self.match(match)
+                expectation.match = try self.match(match, allowsDevice: true)
             }
             if let sequence = fields["sequence"] {
                 if let match = fields["match"] {
@@ -76,7 +76,7 @@ extension ScenarioLoader.Reader {
         }
         var matches = [RuleMatch]()
         for step in steps {
-            matches.append(try match(step))
+            matches.append(try match(step, allowsDevice: true))
         }
         return matches
     }

@@ -12,7 +12,7 @@ extension ScenarioLoader.Reader {
                 fields, at: element, default: "rule \(index + 1)", what: "rule", firstLine: &firstLine)
             var rule = ScriptedRule(name: name, action: try action(fields, at: element))
             if let match = fields["match"] {
-                rule.match = try self.match(match)
+                rule.match = try self.match(match, allowsDevice: false)
             }
             if let nth = fields["nth"] {
                 rule.nth = try nth.integer(in: 1...Int.max)
@@ -112,9 +112,20 @@ extension ScenarioLoader.Reader {
     }
 
     /// The `match` mapping. Each value is a literal or a value operator (see `ScenarioLoader+MatchCondition`).
-    func match(_ field: Field) throws(ScenarioError) -> RuleMatch {
-        let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload"])
+    ///
+    /// - Parameter allowsDevice: whether `device:` may be given: in `expect:`, not in `rules[]`, whose answer the
+    ///   phone only sees afterwards.
+    func match(_ field: Field, allowsDevice: Bool) throws(ScenarioError) -> RuleMatch {
+        let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload", "device"])
         var match = RuleMatch()
+        if let device = fields["device"] {
+            guard allowsDevice else {
+                throw device.error(
+                    "a rule cannot match on device: the phone decides after APNs answers, and the rule decides that "
+                        + "answer; use device: in an expect: entry's match instead")
+            }
+            match.device = try deviceCondition(device)
+        }
         if let token = fields["token"] {
             switch try matchValue(token, subject: .token, literal: { (f: Field) throws(ScenarioError) in
                 .string(try deviceToken(f))

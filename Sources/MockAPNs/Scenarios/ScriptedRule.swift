@@ -38,6 +38,9 @@ public struct RuleMatch: Sendable {
     /// Value operators (`regex`, `exists`, `oneOf`, `min`/`max`) by the value they test; a value has either a
     /// literal above or a condition here, never both.
     public var conditions: [MatchSubject: MatchCondition] = [:]
+    /// What the simulated phone must have done with the push: for `expect:` only. The phone decides after the
+    /// APNs answer a rule gives, so the loader refuses it in `rules[].match`, and a rule given one never applies.
+    public var device: DeviceCondition?
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, headers: [String: String] = [:],

@@ -130,7 +130,9 @@ extension APNsConnectionHandler {
             records[index].answeredAt = answeredAt
         }
         if refused { Self.dropRefused(&records, steps) }
-        engine.journal.append(contentsOf: &records)
+        let numbered = engine.journal.append(contentsOf: &records)
+        // Live Activity pushes only: their history entries get the sequence numbers just given (one more lock).
+        if !numbered.isEmpty { engine.activities.number(numbered) }
         for step in steps {
             switch step.action {
             case .answer(let response):

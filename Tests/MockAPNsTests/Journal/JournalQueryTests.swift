@@ -117,10 +117,10 @@ struct JournalQueryTests {
         #expect(try JournalQuery.parse(query.parameters).query == query)
         #expect(
             throws: MockAPNsControlError.badRequest(
-                "unknown filter 'device'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, since, limit"
+                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, since, limit"
             )
         ) {
-            try JournalQuery.parse([("device", "ab")])
+            try JournalQuery.parse([("devices", "ab")])
         }
         #expect(try ControlDuration.parse("1.5s") == .milliseconds(1500))
         #expect(ControlDuration.text(.milliseconds(250)) == "250ms")

@@ -90,7 +90,7 @@ struct ExpectationLoaderTests {
             (
                 "expect:\n  - match: { title: x }",
                 "test.yaml:2:14: expect[0].match.title: unknown field 'title'; known fields: token, topic, pushType, "
-                    + "headers, payload"
+                    + "headers, payload, device"
             ),
             (
                 "expect:\n  - count: -1",
@@ -142,7 +142,7 @@ struct ExpectationLoaderTests {
             (
                 "expect:\n  - sequence: [ { topic: a.b }, { tpic: a.c } ]",
                 "test.yaml:2:35: expect[0].sequence[1].tpic: unknown field 'tpic' (did you mean 'topic'?); "
-                    + "known fields: token, topic, pushType, headers, payload"
+                    + "known fields: token, topic, pushType, headers, payload, device"
             ),
             (
                 "expect:\n  - match: { topic: a.b }\n    sequence: [ {}, {} ]",
