@@ -49,6 +49,8 @@ public struct Scenario: Sendable {
     public var signingKeyFile: SigningKeyFile?
     /// The app's Live Activity attributes types (`activityTypes:`), in file order.
     public var declaredActivityTypes: [ActivitySchema] = []
+    /// Where the simulated app uploads each new update token (`tokenUpload:`); `nil`: nowhere.
+    public var tokenUpload: TokenUploadSettings?
 
     /// The declared Live Activity attributes types by Swift name.
     public var activityTypes: [String: ActivitySchema] {
