@@ -43,6 +43,7 @@ extension MockAPNsServer: MockAPNsControl {
         engine.rules.replaceRules(scenario.rules)
         engine.activities.removeAll()
         engine.setActivityTypes(scenario.activityTypes)
+        engine.setTokenUpload(scenario.tokenUpload)
         journal.clear()
     }
 

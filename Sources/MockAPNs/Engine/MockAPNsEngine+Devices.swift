@@ -4,6 +4,8 @@ import Foundation
 struct ActivityConfig: Sendable {
     var types: [String: ActivitySchema] = [:]
     var settings = LiveActivitySettings()
+    /// Where the app uploads each new update token; `nil`: nowhere.
+    var tokenUpload: TokenUploadSettings?
 }
 
 extension MockAPNsEngine {
