@@ -83,6 +83,7 @@ let package = Package(
                 "MockAPNsTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -35,9 +35,9 @@ public final class TokenUploader: Sendable {
         var logger = Logger(label: "mock-apns")
     }
 
-    /// The most uploads that may wait at once (10,000): far more than a test starts, and a bound on memory when a
-    /// load test starts activities faster than the provider's server takes their tokens.
-    public static let queueLimit = 10_000
+    /// The most uploads that may wait at once by default (10,000): far more than a test starts, and a bound on
+    /// memory when a load test starts activities faster than the provider's server takes their tokens.
+    public static let defaultQueueLimit = 10_000
     /// The longest `POST /v1/verify` and `mock-apns run` wait for pending uploads before they report them.
     public static let settleLimit = Duration.seconds(5)
 
@@ -45,11 +45,14 @@ public final class TokenUploader: Sendable {
     private let registry: ActivityRegistry
     private let clock: any APNsClock
     private let queueFullLog = RateLimitedLog()
+    /// The most uploads that may be queued or tried at once.
+    let queueLimit: Int
 
     /// An uploader that records results on the activities of `registry`, at times read from `clock`.
-    init(registry: ActivityRegistry, clock: any APNsClock) {
+    init(registry: ActivityRegistry, clock: any APNsClock, queueLimit: Int = TokenUploader.defaultQueueLimit) {
         self.registry = registry
         self.clock = clock
+        self.queueLimit = queueLimit
     }
 
     /// Logs each failed upload on `logger` (the server's).
@@ -78,7 +81,7 @@ public final class TokenUploader: Sendable {
         enum Admission { case queued, full, stopped }
         let admission = state.withLockedValue { state -> Admission in
             if state.stopped { return .stopped }
-            if state.pending >= Self.queueLimit { return .full }
+            if state.pending >= self.queueLimit { return .full }
             state.pending += 1
             state.queues[job.activityID, default: []].append(job)
             if state.workers[job.activityID] == nil {
@@ -96,7 +99,7 @@ public final class TokenUploader: Sendable {
             finish(job, status: .failed, httpStatus: nil, error: "upload queue full", log: false)
             queueFullLog.log(
                 logger, level: .warning, kind: "queue full",
-                "token upload queue full (\(Self.queueLimit) waiting): an upload to \(settings.url) was recorded as "
+                "token upload queue full (\(self.queueLimit) waiting): an upload to \(settings.url) was recorded as "
                     + "failed without a try; is the provider's token endpoint answering?")
         case .stopped:
             finish(job, status: .failed, httpStatus: nil, error: Self.stoppedReason, log: false)
