@@ -244,3 +244,36 @@ struct TokenUploadEndToEndTests {
         }
     }
 }
+
+/// `mock-apns run` with `tokenUpload:`: a broken token endpoint fails the run, as a broken APNs answer would.
+@Suite("Token upload under mock-apns run")
+struct TokenUploadRunTests {
+    @Test("run s.yaml -- mock-apns push --live-activity start: an unreachable token endpoint fails the run")
+    func runFailsOnBrokenEndpoint() throws {
+        let folder = try RunTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = "http://127.0.0.1:\(try UploadReceiver.unusedPort())/la-tokens"
+        let scenario = try RunTestSupport.write(
+            """
+            activityTypes:
+              mpushTaxiAttributes:
+                attributes: { appName: String, appLogo: String }
+                contentState: { status: String? }
+            devices:
+              - token: \(LiveActivityEndToEndTests.taxiStartToken)
+                kind: push-to-start
+                attributesType: mpushTaxiAttributes
+            tokenUpload: { url: "\(url)", attempts: 2, timeout: 1s }
+            """, "upload.yaml", in: folder)
+        let result = try RunTestSupport.mockAPNs([
+            "run", scenario, "--", "mock-apns", "push", LiveActivityEndToEndTests.taxiStartToken,
+            "--live-activity", "start", "--attributes-type", "mpushTaxiAttributes",
+            "--attributes", #"{"appName":"Taxi","appLogo":"logo"}"#, "--content-state", #"{"status":"1"}"#,
+            "--alert", "Your ride",
+        ])
+        let text = result.output + result.errors
+        #expect(result.status == 1, "\(text)")
+        #expect(text.contains("✗ token upload (started) for activity "), "\(text)")
+        #expect(text.contains("to \(url) failed after 2 attempts: connection refused"), "\(text)")
+    }
+}
