@@ -154,6 +154,43 @@ struct TokenUploadEndToEndTests {
         }
     }
 
+    @Test("a receiver slower than the timeout: the try is cut at the timeout and recorded as no answer")
+    func timesOut() async throws {
+        try await UploadReceiver.with(delay: .seconds(3)) { receiver in
+            let scenario = try Self.scenario(uploadingTo: receiver.url, attempts: 1, timeout: .milliseconds(200))
+            try await Self.withUploadServer(scenario) { server, _ in
+                let (id, _) = try await Self.start(server)
+                let started = ContinuousClock.now
+                await server.engine.tokenUploads.waitUntilSettled()
+                #expect(ContinuousClock.now - started < .seconds(2))
+                let upload = try #require(Self.uploads(server, id).first)
+                #expect(upload.status == .failed && upload.attempts == 1)
+                #expect(upload.error == "no answer within 200ms", "\(upload.error ?? "")")
+            }
+        }
+    }
+
+    @Test("PUT /v1/scenario with tokenUpload: GET /v1/scenario shows it, and the next start uploads")
+    func loadedAtRunTime() async throws {
+        try await UploadReceiver.with { receiver in
+            try await Self.withUploadServer(try Self.scenario(uploadingTo: nil)) { server, control in
+                var document = try #require(try await server.scenario().document.objectMembers)
+                document.removeAll { $0.0 == "limits" }
+                document.append(("tokenUpload", TokenUploadSettings(url: receiver.url, attempts: 2).scenarioJSON))
+                let put = try await ControlCurl.call(
+                    "PUT", control, "/v1/scenario", body: JSONValue.object(document).jsonText)
+                #expect(put.status == 200, "\(put.text)")
+                let shown = try await ControlCurl.call("GET", control, "/v1/scenario")
+                #expect(shown.json?["tokenUpload"]?["url"]?.stringValue == receiver.url)
+                #expect(shown.json?["tokenUpload"]?["attempts"] == .number("2"))
+                let (id, _) = try await Self.start(server)
+                await server.engine.tokenUploads.waitUntilSettled()
+                #expect(receiver.received.count == 1)
+                #expect(Self.uploads(server, id).first?.status == .delivered)
+            }
+        }
+    }
+
     @Test("without tokenUpload: a start uploads nothing and records no upload")
     func noUploadWithoutSetting() async throws {
         try await UploadReceiver.with { receiver in
