@@ -77,7 +77,8 @@ public final class TokenUploader: Sendable {
             maxAttempts: settings.attempts, at: clock.now())
         // On the activity before the job can run, so that every result finds its upload.
         guard registry.withActivity(id: activity.id, { $0.tokenUploads.append(upload) }) != nil else { return }
-        let job = Job(uploadID: id, activityID: activity.id, body: Self.body(activity, event: event), settings: settings)
+        let job = Job(
+            uploadID: id, activityID: activity.id, body: Self.body(activity, event: event), settings: settings)
         enum Admission { case queued, full, stopped }
         let admission = state.withLockedValue { state -> Admission in
             if state.stopped { return .stopped }
@@ -146,9 +147,10 @@ public final class TokenUploader: Sendable {
         for attempt in 1...job.settings.attempts {
             guard let client = self.client() else { break }
             // A reset forgot the activity: the upload's result goes with it.
-            guard registry.withActivity(id: job.activityID, { Self.update(&$0, job.uploadID) { $0.attempts = attempt } })
-                != nil
-            else { return }
+            let known = registry.withActivity(id: job.activityID) { activity in
+                Self.update(&activity, job.uploadID) { $0.attempts = attempt }
+            }
+            guard known != nil else { return }
             switch await post(job, client: client) {
             case .success(let status):
                 finish(job, status: .delivered, httpStatus: status, error: nil, log: false)

@@ -76,7 +76,8 @@ struct TokenUploadEndToEndTests {
                 #expect(post.contentType == "application/json")
                 #expect(post.providerKey == "k1")
                 let json = try #require(post.json)
-                #expect(json.objectMembers?.map(\.0) == ["activityID", "attributesType", "token", "pushToStartToken", "event"])
+                let keys = ["activityID", "attributesType", "token", "pushToStartToken", "event"]
+                #expect(json.objectMembers?.map(\.0) == keys)
                 #expect(json["activityID"]?.stringValue == id)
                 #expect(json["attributesType"]?.stringValue == "mpushTaxiAttributes")
                 #expect(json["token"]?.stringValue == token)

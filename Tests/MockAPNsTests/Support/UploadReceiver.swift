@@ -44,7 +44,8 @@ final class UploadReceiver: Sendable {
             let buffer = try await request.body.collect(upTo: 1 << 20)
             let received = Received(
                 contentType: request.headers[.contentType],
-                providerKey: request.headers.first { $0.name.canonicalName == "x-provider-key" }?.value, body: String(buffer: buffer))
+                providerKey: request.headers.first { $0.name.canonicalName == "x-provider-key" }?.value,
+                body: String(buffer: buffer))
             let number = stored.withLockedValue { list in
                 list.append(received)
                 return list.count
