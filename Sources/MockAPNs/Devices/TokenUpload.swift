@@ -93,6 +93,26 @@ public struct TokenUpload: Sendable, Hashable {
 }
 
 extension TokenUpload {
+    /// Reads an upload back from its `json` (the HTTP client's reading of an activity); `nil` when a required
+    /// member is missing or malformed. The `id` is the uploader's own and not in the JSON: it reads back as 0, and
+    /// the activity comes from the caller.
+    public init?(json: JSONValue, activityID: String) {
+        guard let event = json["event"]?.stringValue.flatMap(ActivityTokenEvent.init(rawValue:)),
+            let token = json["token"]?.stringValue, let url = json["url"]?.stringValue,
+            let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
+            let attempts = json["attempts"]?.unsignedValue, let maxAttempts = json["maxAttempts"]?.unsignedValue,
+            let at = json["at"]?.stringValue.flatMap(Timestamp.date(fromText:))
+        else { return nil }
+        self.init(
+            id: 0, activityID: activityID, event: event, token: token, url: url,
+            maxAttempts: Int(clamping: maxAttempts), at: at)
+        self.status = status
+        self.attempts = Int(clamping: attempts)
+        self.httpStatus = json["httpStatus"]?.unsignedValue.map { Int(clamping: $0) }
+        self.error = json["error"]?.stringValue
+        self.finishedAt = json["finishedAt"]?.stringValue.flatMap(Timestamp.date(fromText:))
+    }
+
     /// The failed verify item of an upload that did not get through: `token upload (started) for activity …: to
     /// http://… failed after 3 attempts: HTTP 503`, with the token and the activity's record in the details.
     public var verifyItem: VerifyReport.Item {

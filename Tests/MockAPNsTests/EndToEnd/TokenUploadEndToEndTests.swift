@@ -88,7 +88,10 @@ struct TokenUploadEndToEndTests {
                 #expect(uploads.count == 1)
                 #expect(uploads.first?.status == .delivered)
                 #expect(uploads.first?.attempts == 1 && uploads.first?.httpStatus == 200)
-                #expect(uploads.first?.json["status"]?.stringValue == "delivered")
+                let upload = try #require(uploads.first)
+                #expect(upload.json["status"]?.stringValue == "delivered")
+                let readBack = TokenUpload(json: try JSONParser.parse(upload.json.jsonText), activityID: id)
+                #expect(readBack?.json == upload.json, "the JSON reads back to the same upload (dates to the ms)")
                 #expect(try await server.verify().passed)
             }
         }
