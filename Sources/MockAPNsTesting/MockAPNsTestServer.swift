@@ -59,7 +59,8 @@ public struct MockAPNsTestServer: MockAPNsControl {
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats { try await server.stats() }
 
-    /// The scenario's `expect:`, `unexpected:` and `checks:` against the journal as it is now; the report's
-    /// `description` is the readable verdict (`#expect(report.passed, "\(report)")`).
-    public func verify() async throws -> VerifyReport { server.verify(startedAt: nil) }
+    /// The scenario's `expect:`, `unexpected:` and `checks:` against the journal as it is now, and the token uploads
+    /// that failed (once they settled); the report's `description` is the readable verdict
+    /// (`#expect(report.passed, "\(report)")`).
+    public func verify() async throws -> VerifyReport { try await server.verify() }
 }

@@ -159,6 +159,8 @@ struct Run: AsyncParsableCommand {
             }
         }
         await Self.waitForQuiet(mock.server.journal, settle: settle)
+        // A token the app would upload is part of the run: give its retries time to end before the verdict.
+        await mock.server.engine.tokenUploads.waitUntilSettled()
         return RunVerdict(
             scenarioName: mock.server.scenario.name, report: mock.server.verify(startedAt: startedAt),
             command: command, outcome: outcome, startedAt: startedAt)

@@ -4,7 +4,7 @@ public struct ScenarioSnapshot: Sendable {
     public var name: String
     /// The document: the fields of a scenario file as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario`
     /// accept back: name, activityTypes, liveActivity, environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, rules, expect, unexpected and checks (the optional declarations only when set).
+    /// devices, rules, expect, unexpected, checks and tokenUpload (the optional declarations only when set).
     public var document: JSONValue
 
     /// A snapshot named `name` with `document`.
@@ -14,9 +14,9 @@ public struct ScenarioSnapshot: Sendable {
     }
 
     /// The snapshot of `world` and `rules` under `name`, with what `declarations` declares beside them that does
-    /// not change at run time: its Live Activity types and phone settings, expectations, `unexpected` policy and
-    /// provider checks, each written only when set (the phone settings only those that differ from the defaults).
-    /// A new declarative section of the scenario is written here.
+    /// not change at run time: its Live Activity types and phone settings, expectations, `unexpected` policy,
+    /// provider checks and token upload, each written only when set (the phone settings only those that differ
+    /// from the defaults). A new declarative section of the scenario is written here.
     public init(name: String, world: World, rules: [ScriptedRule], declarations: Scenario? = nil) {
         self.name = name
         var members = [("name", JSONValue.string(name))]
@@ -37,6 +37,9 @@ public struct ScenarioSnapshot: Sendable {
             }
             if !declarations.checks.isEmpty {
                 members.append(("checks", .array(declarations.checks.map(\.scenarioJSON))))
+            }
+            if let tokenUpload = declarations.tokenUpload {
+                members.append(("tokenUpload", tokenUpload.scenarioJSON))
             }
         }
         self.document = .object(members)

@@ -126,6 +126,17 @@ public final class ActivityRegistry: Sendable {
         store.withLockedValue { body(&$0.activities) }
     }
 
+    /// Runs `body` on the activity with `id`, under the lock, and stores what it leaves; `nil` (and `body` not run)
+    /// when there is none (a reset forgot it).
+    public func withActivity<Result>(id: String, _ body: (inout LiveActivity) -> Result) -> Result? {
+        store.withLockedValue { store in
+            guard var activity = store.activities[id] else { return nil }
+            let result = body(&activity)
+            store.activities[id] = activity
+            return result
+        }
+    }
+
     /// Forgets every activity and token (`/v1/reset`, a scenario load).
     public func removeAll() {
         store.withLockedValue { $0 = Store() }

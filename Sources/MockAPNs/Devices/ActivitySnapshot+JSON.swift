@@ -5,7 +5,7 @@ import Foundation
 extension ActivitySnapshot {
     /// Every member, always present and in this order (`null` when unset): id, attributesType, state,
     /// attributes, contentState, updateToken, pushToStartToken, startedAt, updatedAt, timestamp, staleDate,
-    /// dismissalDate, relevanceScore, endedAt, dismissedAt, endsAt, dismissesAt, outcomes, history.
+    /// dismissalDate, relevanceScore, endedAt, dismissedAt, endsAt, dismissesAt, outcomes, history, tokenUploads.
     public var json: JSONValue {
         let activity = self.activity
         let counts = outcomeCounts
@@ -30,6 +30,7 @@ extension ActivitySnapshot {
             ("dismissesAt", Self.date(dismissesAt)),
             ("outcomes", .object(DeviceOutcome.Kind.allCases.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })),
             ("history", .array(activity.history.map(\.json))),
+            ("tokenUploads", .array(activity.tokenUploads.map(\.json))),
         ])
     }
 
@@ -56,6 +57,9 @@ extension ActivitySnapshot {
         activity.dismissalDate = Self.date(json["dismissalDate"])
         activity.endedAt = Self.date(json["endedAt"])
         activity.dismissedAt = Self.date(json["dismissedAt"])
+        activity.tokenUploads = (json["tokenUploads"]?.arrayValue ?? []).compactMap {
+            TokenUpload(json: $0, activityID: id)
+        }
         self.init(activity: activity, state: state, endsAt: endsAt, dismissesAt: dismissesAt)
     }
 

@@ -36,6 +36,8 @@ public struct LiveActivity: Sendable, Hashable {
     public var dismissedAt: Date?
     /// Every push that reached it, with what the phone did.
     public var history: [ActivityPush]
+    /// Every upload of its update tokens to the provider's server (`tokenUpload:`), oldest first.
+    public var tokenUploads: [TokenUpload] = []
 
     public init(
         id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, updateToken: String,

@@ -4,6 +4,8 @@ import Foundation
 struct ActivityConfig: Sendable {
     var types: [String: ActivitySchema] = [:]
     var settings = LiveActivitySettings()
+    /// Where the app uploads each new update token; `nil`: nowhere.
+    var tokenUpload: TokenUploadSettings?
 }
 
 extension MockAPNsEngine {
@@ -13,7 +15,10 @@ extension MockAPNsEngine {
     /// Every connection rebuilds its validator before its next push, as after a world change: the validator
     /// applies `endedTokenUnregistered`.
     public func setActivityConfig(types: [String: ActivitySchema], settings: LiveActivitySettings) {
-        activityConfig.withLockedValue { $0 = ActivityConfig(types: types, settings: settings) }
+        activityConfig.withLockedValue {
+            $0.types = types
+            $0.settings = settings
+        }
         updateWorld { _ in }
     }
 
@@ -22,6 +27,7 @@ extension MockAPNsEngine {
     /// scenario describes it, on a server start, a `PUT /v1/scenario` and a reset.
     public func loadActivities(of scenario: Scenario) {
         setActivityConfig(types: scenario.activityTypes, settings: scenario.liveActivity)
+        setTokenUpload(scenario.tokenUpload)
         activities.removeAll()
         activities.startDeclared(scenario.world.devices.values, now: clock.now())
     }

@@ -8,10 +8,16 @@ public enum ActivityTokenEvent: String, Sendable, Hashable, CaseIterable {
 }
 
 extension MockAPNsEngine {
+    /// Sets where the app uploads each new update token (a scenario load or reset); `nil` stops new uploads.
+    public func setTokenUpload(_ settings: TokenUploadSettings?) {
+        activityConfig.withLockedValue { $0.tokenUpload = settings }
+    }
+
     /// The one place every newly issued update token passes through: a push-to-start `start`, a local start, a
-    /// rotation. The token upload (issue 12, `tokenUpload:`) hangs here; until a scenario configures one, the
-    /// token is only in the registry and the record's device part.
+    /// rotation. With `tokenUpload:` in the running scenario, the app's upload of it is queued (never awaited:
+    /// this runs on the request path).
     func tokenIssued(_ activity: LiveActivity, event: ActivityTokenEvent) {
-        _ = (activity, event)
+        guard let settings = activityConfig.withLockedValue({ $0.tokenUpload }) else { return }
+        tokenUploads.enqueue(activity, event: event, settings: settings)
     }
 }

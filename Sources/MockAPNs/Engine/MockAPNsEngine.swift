@@ -18,6 +18,8 @@ public final class MockAPNsEngine: Sendable {
     /// The simulated phone's Live Activities and the update tokens it issued (issue 12). Kept out of the world:
     /// minting a token must not bump the world generation (structure.md §3.2b).
     public let activities = ActivityRegistry()
+    /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
+    public let tokenUploads: TokenUploader
     /// The app's activity types and the phone's settings the device stage decides with.
     let activityConfig = NIOLockedValueBox(ActivityConfig())
     private let worldBox: NIOLockedValueBox<World>
@@ -29,6 +31,7 @@ public final class MockAPNsEngine: Sendable {
         self.rules = ScriptedRules(rules: rules)
         self.journal = journal
         self.clock = clock
+        self.tokenUploads = TokenUploader(registry: activities, clock: clock)
     }
 
     /// The world as it is now.

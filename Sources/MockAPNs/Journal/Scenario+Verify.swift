@@ -1,18 +1,23 @@
 import Foundation
 
 extension Scenario {
-    /// Checks a run's records against the scenario's `expect:`, `unexpected:` and `checks:`.
+    /// Checks a run's records against the scenario's `expect:`, `unexpected:` and `checks:`, and adds a failed item
+    /// for each token upload that failed or had not finished.
     ///
     /// - Parameters:
     ///   - records: the run's journal, oldest first.
     ///   - startedAt: when the run started (COMMAND's start for `mock-apns run`): `within:` counts from here.
     ///   - droppedRecords: how many records the journal dropped before the check; non-zero fails the report.
-    public func verify(_ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0) -> VerifyReport {
+    ///   - tokenUploads: the run's token uploads (`tokenUpload:`), from every activity.
+    public func verify(
+        _ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0, tokenUploads: [TokenUpload] = []
+    ) -> VerifyReport {
         var items = expectations.map { $0.check(records, startedAt: startedAt) }
         if unexpected == .fail {
             items.append(ScenarioExpectation.unexpectedItem(records, expectations: expectations))
         }
         items += checks.map { $0.check(records, scenario: self) }
+        items += tokenUploads.filter { $0.status != .delivered }.map(\.verifyItem)
         return VerifyReport(items: items, recordCount: records.count, droppedRecords: droppedRecords)
     }
 }

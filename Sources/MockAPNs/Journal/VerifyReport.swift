@@ -3,7 +3,8 @@
 /// One value for every front end: `mock-apns run` and `mock-apns verify` print it and write it as JUnit and
 /// Markdown, `POST /v1/verify` answers its `json`, and `MockAPNsTesting`'s `server.verify()` returns it.
 public struct VerifyReport: Sendable {
-    /// One expectation, the `unexpected: fail` rule, or one provider check, and how it turned out.
+    /// One expectation, the `unexpected: fail` rule, one provider check, or one failed token upload, and how it
+    /// turned out.
     public struct Item: Sendable {
         /// What an item checks.
         public enum Kind: String, Sendable, Hashable {
@@ -13,6 +14,9 @@ public struct VerifyReport: Sendable {
             case unexpected
             /// One entry of `checks:`.
             case check
+            /// One upload of `tokenUpload:` that failed (or had not finished): the provider's token endpoint did
+            /// not take a token the app would have sent.
+            case tokenUpload
         }
 
         public var kind: Kind
@@ -39,7 +43,7 @@ public struct VerifyReport: Sendable {
         }
     }
 
-    /// The items in scenario order: expectations, then `unexpected`, then checks.
+    /// The items in scenario order: expectations, then `unexpected`, then checks, then failed token uploads.
     public var items: [Item]
     /// How many records were checked.
     public var recordCount: Int
@@ -95,6 +99,7 @@ extension VerifyReport.Item.Kind {
         case .expectation: ""
         case .unexpected: ""
         case .check: "check "
+        case .tokenUpload: ""
         }
     }
 }

@@ -51,6 +51,8 @@ public struct Scenario: Sendable {
     public var declaredActivityTypes: [ActivitySchema] = []
     /// The simulated phone's settings (`liveActivity:`): lifetimes, budgets, the open facts of live-activities.md.
     public var liveActivity = LiveActivitySettings()
+    /// Where the simulated app uploads each new update token (`tokenUpload:`); `nil`: nowhere.
+    public var tokenUpload: TokenUploadSettings?
 
     /// The declared Live Activity attributes types by Swift name.
     public var activityTypes: [String: ActivitySchema] {

@@ -96,6 +96,9 @@ extension ScenarioLoader {
             if let checks = fields["checks"] {
                 scenario.checks = try self.checks(checks)
             }
+            if let tokenUpload = fields["tokenUpload"] {
+                scenario.tokenUpload = try self.tokenUpload(tokenUpload)
+            }
             scenario.relativeFilePaths = filePaths.paths
             return scenario
         }

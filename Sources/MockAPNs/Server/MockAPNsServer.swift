@@ -103,6 +103,7 @@ public final class MockAPNsServer: Sendable {
         let journal = try Journal(
             capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile)
         let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
+        engine.tokenUploads.useLogger(logger)
         engine.loadActivities(of: scenario)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
@@ -197,7 +198,8 @@ public final class MockAPNsServer: Sendable {
 
     /// Stops accepting, sends every connection GOAWAY `{"reason":"Shutdown"}`, lets streams in flight finish
     /// (up to `gracePeriod`), then sends at once the answers still waiting on a scripted delay and resets
-    /// (RST_STREAM CANCEL) the streams a `no-response` rule holds, closes what is left and flushes the journal file.
+    /// (RST_STREAM CANCEL) the streams a `no-response` rule holds, closes what is left, stops the token uploads
+    /// still running (recorded as failed) and flushes the journal file.
     /// Logs "mock-apns stopped" once, however often it is called.
     public func shutdown(gracePeriod: Duration = MockAPNsServer.shutdownGracePeriod) async throws {
         let alreadyStopped = stopped.withLockedValue { value in
@@ -224,6 +226,7 @@ public final class MockAPNsServer: Sendable {
             }
         }
         for channel in connections.all() { try? await channel.close() }
+        await engine.tokenUploads.shutdown()
         journal.flush()
         if ownsGroup { try await group.shutdownGracefully() }
         logger.info("mock-apns stopped", metadata: ["recorded": "\(journal.totalCount)"])
