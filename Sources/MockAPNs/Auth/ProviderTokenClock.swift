@@ -54,7 +54,7 @@ public final class ProviderTokenClock: Sendable {
         // At offset zero the mock is on real time: no shift, whatever a direct move of the clock left behind.
         guard offset != 0, shift != 0 else { return Reading(issuedAt: issuedAt) }
         let shifted = APNsValidator.sum(issuedAt, shift)
-        let span = DurationText.text(.seconds(shift.magnitude))
+        let span = Self.spanText(shift.magnitude)
         return Reading(
             issuedAt: shifted,
             note: "provider token iat is real time; the mock's clock is \(span) \(shift > 0 ? "ahead" : "behind"): "
@@ -74,6 +74,15 @@ public final class ProviderTokenClock: Sendable {
         }
         if plausible(at: mockNow) { return 0 }
         return plausible(at: APNsValidator.difference(mockNow, offset)) ? offset : 0
+    }
+
+    /// `9h`, `1h1m`, `90s` as `1m30s`: hours, minutes and seconds, the zero ones left out.
+    static func spanText(_ seconds: UInt64) -> String {
+        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        var text = hours > 0 ? "\(hours)h" : ""
+        if minutes > 0 { text += "\(minutes)m" }
+        if rest > 0 || text.isEmpty { text += "\(rest)s" }
+        return text
     }
 
     /// The shift decided per `iat`, in two generations of half the capacity each: when the newer fills up the
