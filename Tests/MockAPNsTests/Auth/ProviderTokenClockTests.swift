@@ -11,7 +11,9 @@ struct ProviderTokenClockTests {
     static let fidelity = FidelitySettings()
 
     /// The reading of `issuedAt` at the clock's now.
-    static func read(_ tokens: ProviderTokenClock, _ clock: ManualClock, _ issuedAt: Int64) -> ProviderTokenClock.Reading {
+    static func read(
+        _ tokens: ProviderTokenClock, _ clock: ManualClock, _ issuedAt: Int64
+    ) -> ProviderTokenClock.Reading {
         tokens.reading(issuedAt: issuedAt, now: clock.now(), fidelity: fidelity)
     }
 
