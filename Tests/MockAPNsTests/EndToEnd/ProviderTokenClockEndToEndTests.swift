@@ -82,7 +82,7 @@ struct ProviderTokenClockEndToEndTests {
 
             // No move: iat 5 minutes apart on one connection, as today.
             var first = try OneConnection(port: port)
-            defer { first.close() }
+            defer { first.disconnect() }
             try await first.push(testProviderToken(at: minted - 300), server: server, count: 1)
             try await first.push(testProviderToken(at: minted), server: server, count: 2)
             #expect(server.journal.records().map { $0.response?.status } == [200, 429])
@@ -90,7 +90,7 @@ struct ProviderTokenClockEndToEndTests {
 
             // A, the clock moved 61m, then B minted seconds after A by real time: 61 minutes apart on the clock.
             var second = try OneConnection(port: port)
-            defer { second.close() }
+            defer { second.disconnect() }
             try await second.push(testProviderToken(at: minted - 20), server: server, count: 3)
             try await Push.move(control, #"{"advance": "61m"}"#)
             try await second.push(testProviderToken(at: minted - 10), server: server, count: 4)
@@ -149,7 +149,7 @@ struct OneConnection {
         #expect(waited.satisfied, "\(waited.records.count) of \(count) records")
     }
 
-    func close() {
-        _ = Glibc.close(fd)
+    func disconnect() {
+        close(fd)
     }
 }
