@@ -9,7 +9,7 @@ public struct ProviderAuthState: Sendable {
     public var keyID: String?
     /// The token string currently in use on the connection.
     public var currentToken: String?
-    /// The `iat` of the current token.
+    /// The `iat` of the current token, on the mock's clock (`ProviderTokenClock`).
     public var currentIssuedAt: Int64?
     /// Whether any request on this connection has carried a valid token.
     public var isAuthenticated: Bool { currentToken != nil }
@@ -20,6 +20,7 @@ public struct ProviderAuthState: Sendable {
     /// A class: every push on the connection reads it, and a reference is one retain where the fields were a dozen.
     final class Accepted: Sendable {
         let header: String
+        /// The token's `iat` on the mock's clock (`ProviderTokenClock`): the replay checks its age with no more work.
         let issuedAt: Int64
         let summary: AuthSummary?
         /// The signing key when it is limited to some topics (nil otherwise: the later checks need it for that only).

@@ -13,7 +13,10 @@ extension MockAPNsServer {
                 "this server runs on a \(type(of: engine.clock)), which cannot move; start it with a MovableClock "
                     + "(the default) or a ManualClock")
         }
-        return try movableClock.move(move)
+        let reading = try movableClock.move(move)
+        // Back on real time: the iat shifts decided while the clock was away no longer apply.
+        if reading.offset == .zero { engine.providerTokenClock.forget() }
+        return reading
     }
 
     /// The engine's clock when it can move.

@@ -29,9 +29,10 @@ extension MockAPNsServer: MockAPNsControl {
     }
 
     /// Clears the journal and the Live Activities, restores the loaded scenario's world and rules, and sets the clock
-    /// back to real time.
+    /// back to real time (forgetting the provider tokens' iat values seen).
     public func reset() async throws {
         try movableClock?.move(.reset)
+        engine.providerTokenClock.forget()
         restoreScenario()
     }
 

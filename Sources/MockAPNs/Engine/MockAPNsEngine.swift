@@ -15,6 +15,8 @@ public final class MockAPNsEngine: Sendable {
     public let journal: Journal
     public let rules: ScriptedRules
     public let clock: any APNsClock
+    /// Where provider tokens' `iat` values fall on `clock`, decided on first sight for every connection.
+    public let providerTokenClock: ProviderTokenClock
     /// The simulated phone's Live Activities and the update tokens it issued (issue 12). Kept out of the world:
     /// minting a token must not bump the world generation (structure.md §3.2b).
     public let activities = ActivityRegistry()
@@ -32,6 +34,7 @@ public final class MockAPNsEngine: Sendable {
         self.journal = journal
         self.clock = clock
         self.tokenUploads = TokenUploader(registry: activities, clock: clock)
+        self.providerTokenClock = ProviderTokenClock(clock: clock)
     }
 
     /// The world as it is now.

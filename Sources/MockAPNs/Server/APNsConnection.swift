@@ -36,7 +36,8 @@ struct APNsConnection {
         usesCertificateAuth = info.usesCertificateAuth
         worldGeneration = engine.generation
         validator = APNsValidator(
-            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens)
+            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens,
+            providerTokenClock: engine.providerTokenClock)
         standing = StreamStanding(authenticated: usesCertificateAuth, fidelity: validator.world.fidelity)
     }
 
@@ -54,7 +55,8 @@ struct APNsConnection {
         guard generation != worldGeneration else { return }
         worldGeneration = generation
         validator = APNsValidator(
-            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens)
+            world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens,
+            providerTokenClock: engine.providerTokenClock)
         memo = ValidationMemo()
         auth.forgetVerdicts()
     }

@@ -13,10 +13,18 @@ public protocol APNsMovableClock: APNsClock {
     /// The time and the offset, read together.
     func reading() -> ClockReading
 
+    /// How far the clock is from real time (from its start date for a `ManualClock`), without reading the time.
+    var offset: Duration { get }
+
     /// Applies `move` and answers the clock after it; refused (400) when the offset would pass
     /// `ClockMove.maximumOffset` either way, and then the clock stays where it was.
     @discardableResult
     func move(_ move: ClockMove) throws(MockAPNsControlError) -> ClockReading
+}
+
+extension APNsMovableClock {
+    /// The offset of a `reading()`; `MovableClock` reads it with one atomic load instead.
+    public var offset: Duration { reading().offset }
 }
 
 /// The system's clock. It cannot be moved: the server's default is `MovableClock`, real time plus an offset.

@@ -92,7 +92,18 @@ extension APNsValidator {
             context.notes.append("key \(keyID) is unknown: signature not verified (lenient mode)")
         }
 
-        try checkProviderTokenTime(issuedAt: issuedAt, now: context.now)
+        // The times are judged on the mock's clock, which may be moved away from the provider's real time: the
+        // iat as the mock reads it, for the lifetime, the refresh rate and the replay of this token.
+        let judgedIssuedAt: Int64
+        if let providerTokenClock {
+            let reading = providerTokenClock.reading(
+                token: raw, issuedAt: issuedAt, now: context.now, fidelity: world.fidelity)
+            if let note = reading.note { context.notes.append(note) }
+            judgedIssuedAt = reading.issuedAt
+        } else {
+            judgedIssuedAt = issuedAt
+        }
+        try checkProviderTokenTime(issuedAt: judgedIssuedAt, now: context.now)
 
         // "One team per connection, bound on the first push; another team later: 403 InvalidProviderToken" (seen).
         if let boundTeam = auth.teamID, boundTeam != issuer {
@@ -110,19 +121,19 @@ extension APNsValidator {
         // TooManyProviderTokenUpdates" (doc/seen). Measured between the two tokens' iat values, so re-signing
         // with the same iat (per topic) is caught and a token kept for 55 minutes is not punished.
         if auth.currentToken != nil, !auth.isCurrent(header: header, token: raw), let currentIssuedAt = auth.currentIssuedAt,
-            Self.difference(issuedAt, currentIssuedAt) < world.fidelity.providerTokenMinimumInterval
+            Self.difference(judgedIssuedAt, currentIssuedAt) < world.fidelity.providerTokenMinimumInterval
         {
             throw Rejection(
                 .tooManyProviderTokenUpdates, rule: "provider-token.refresh-rate",
-                "a new token issued \(Self.difference(issuedAt, currentIssuedAt)) s after the connection's current one; refresh at most every \(world.fidelity.providerTokenMinimumInterval) s"
+                "a new token issued \(Self.difference(judgedIssuedAt, currentIssuedAt)) s after the connection's current one; refresh at most every \(world.fidelity.providerTokenMinimumInterval) s"
             )
         }
 
         auth.teamID = issuer
         auth.keyID = keyID
-        auth.install(header: header, token: raw, issuedAt: issuedAt)
+        auth.install(header: header, token: raw, issuedAt: judgedIssuedAt)
         auth.accepted = ProviderAuthState.Accepted(
-            header: header, issuedAt: issuedAt, summary: context.auth, key: context.topicLimitedKey,
+            header: header, issuedAt: judgedIssuedAt, summary: context.auth, key: context.topicLimitedKey,
             notes: Array(context.notes[notesBefore...]))
     }
 
@@ -147,6 +158,13 @@ extension APNsValidator {
         let (result, overflow) = a.subtractingReportingOverflow(b)
         guard overflow else { return result }
         return a < b ? .min : .max
+    }
+
+    /// `a + b`, saturating at `Int64.min` / `Int64.max` instead of trapping.
+    static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        guard overflow else { return result }
+        return b < 0 ? .min : .max
     }
 
     /// The token in `bearer <token>` (scheme case-insensitive), compared byte-wise: this runs for every request.

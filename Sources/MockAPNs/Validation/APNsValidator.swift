@@ -15,11 +15,18 @@ public struct APNsValidator: Sendable {
     /// Passed beside `issuedTokens` rather than put in the world: it is a setting of the scenario's `liveActivity`
     /// section, with the phone's other settings, and `nil` keeps the check to one test.
     public var endedTokens: EndedActivityTokens?
+    /// Where a provider token's `iat` falls on the mock's clock once that is moved from real time (the engine's,
+    /// shared by every connection); `nil` reads every `iat` as it is.
+    public var providerTokenClock: ProviderTokenClock?
 
-    public init(world: World, issuedTokens: ActivityRegistry? = nil, endedTokens: EndedActivityTokens? = nil) {
+    public init(
+        world: World, issuedTokens: ActivityRegistry? = nil, endedTokens: EndedActivityTokens? = nil,
+        providerTokenClock: ProviderTokenClock? = nil
+    ) {
         self.world = world
         self.issuedTokens = issuedTokens
         self.endedTokens = endedTokens
+        self.providerTokenClock = providerTokenClock
     }
 
     /// Decides one request. `auth` is the connection's provider-token state; a valid new token is installed.

@@ -52,3 +52,22 @@ struct ClockCommandTests {
         #expect(unit.errors.contains("advance: a duration needs a unit"), "\(unit.errors)")
     }
 }
+
+/// The repro of the real-time provider bug: `mock-apns push` mints its token on real time.
+@Suite("mock-apns push on a moved clock", .serialized)
+struct ClockPushCommandTests {
+    @Test("mock-apns push after mock-apns clock --advance 9h is 200: its real-time token is read on the mock's clock")
+    func pushAfterAdvance() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let controlURL = try #require(server.controlURL, "\(server.banner)")
+        let advanced = try CLITests.run(["clock", "--advance", "9h", "--control-url", controlURL])
+        #expect(advanced.status == 0, "\(advanced.errors)")
+        let url = ["MOCK_APNS_URL": "https://localhost:\(server.port)"]
+        for _ in 0..<2 {
+            let pushed = try PushCommandTests.push([PushCommandTests.device, "--alert", "hi"], environment: url)
+            #expect(pushed.status == 0, "\(pushed.errors)")
+            #expect(pushed.output.hasPrefix("200 OK\n"), "\(pushed.output)")
+        }
+    }
+}
