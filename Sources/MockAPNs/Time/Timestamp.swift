@@ -6,8 +6,16 @@ import Foundation
 public enum Timestamp {
     /// Milliseconds since the epoch, rounded down (towards the past, also before 1970).
     static func millis(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        // A date a push carried (`stale-date: 1e20`) can be anything a Double holds: saturate at the years 1 and
+        // 9999 rather than trap converting it, so any date prints (as one of those) and the arithmetic below holds.
+        guard millis.isFinite else { return 0 }
+        return Int64(min(max(millis, Self.earliestMillis), Self.latestMillis))
     }
+
+    /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in milliseconds since 1970: the dates `text` writes.
+    static let earliestMillis: Double = -62_135_596_800_000
+    static let latestMillis: Double = 253_402_300_799_999
 
     /// The time of day of `text`, UTC with milliseconds (`14:13:20.123`), for messages about one run.
     static func timeOfDay(_ date: Date) -> String {
