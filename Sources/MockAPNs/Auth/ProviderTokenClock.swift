@@ -68,6 +68,18 @@ public final class ProviderTokenClock: Sendable {
         firstSights.withLockedValue { $0 = FirstSights() }
     }
 
+    /// How many times the clock has moved (`clockMoved(to:)`): a connection that sees it change forgets the `iat`
+    /// its refresh-rate rule compares with, which was read at the old offset. Read only when the world changes.
+    var moves: UInt64 { moveCount.withLockedValue { $0 } }
+    private let moveCount = NIOLockedValueBox<UInt64>(0)
+
+    /// The clock moved and now runs `offset` from real time: back on real time, the shifts decided while it was
+    /// away no longer apply.
+    func clockMoved(to offset: Duration) {
+        moveCount.withLockedValue { $0 += 1 }
+        if offset == .zero { forget() }
+    }
+
     /// The shift for an `iat` first seen now, in seconds: zero or `offset` (the rule in the type's summary).
     static func shift(issuedAt: Int64, mockNow: Int64, offset: Int64, lifetime: Int64, maxFuture: Int64) -> Int64 {
         guard offset != 0 else { return 0 }

@@ -14,8 +14,10 @@ extension MockAPNsServer {
                     + "(the default) or a ManualClock")
         }
         let reading = try movableClock.move(move)
-        // Back on real time: the iat shifts decided while the clock was away no longer apply.
-        if reading.offset == .zero { engine.providerTokenClock.forget() }
+        engine.providerTokenClock.clockMoved(to: reading.offset)
+        // Every connection drops the provider token it accepted at the old offset (its iat was read there) and
+        // judges it again on the next push.
+        engine.updateWorld { _ in }
         return reading
     }
 

@@ -27,6 +27,8 @@ struct APNsConnection {
     private(set) var memo = ValidationMemo()
     /// The engine's world generation `validator` was made for.
     private(set) var worldGeneration: UInt64
+    /// The clock moves (`ProviderTokenClock.moves`) the provider token state was judged after.
+    private var clockMoves: UInt64
     /// The stream limit the connection's standing asks for.
     private(set) var standing: StreamStanding
 
@@ -35,6 +37,7 @@ struct APNsConnection {
         self.info = info
         usesCertificateAuth = info.usesCertificateAuth
         worldGeneration = engine.generation
+        clockMoves = engine.providerTokenClock.moves
         validator = APNsValidator(
             world: engine.world, issuedTokens: engine.activities, endedTokens: engine.endedActivityTokens,
             providerTokenClock: engine.providerTokenClock)
@@ -59,6 +62,13 @@ struct APNsConnection {
             providerTokenClock: engine.providerTokenClock)
         memo = ValidationMemo()
         auth.forgetVerdicts()
+        let moves = engine.providerTokenClock.moves
+        if moves != clockMoves {
+            clockMoves = moves
+            // The current token's iat was read at the old offset: the refresh-rate rule must not compare a new
+            // token with it (moved back to real time, every new token would look 9 hours older: 429).
+            auth.currentIssuedAt = nil
+        }
     }
 
     /// Decides one request received at `receivedAt` (see `MockAPNsEngine.decide`). The request is taken apart into

@@ -101,6 +101,30 @@ struct ProviderTokenClockEndToEndTests {
         }
     }
 
+    @Test("moved back to real time, a connection's token shifted while the clock was ahead is judged again")
+    func movedBack() async throws {
+        var scenario = Scenario.embeddedDefault(port: 0)
+        scenario.listen.cleartextPort = 0
+        try await withControlServer(scenario: scenario) { server, control in
+            let port = try #require(server.cleartextPort)
+            var connection = try OneConnection(port: port)
+            defer { connection.disconnect() }
+            let minted = Date()
+            try await Push.move(control, #"{"advance": "9h"}"#)
+            // A, minted 22 minutes ago by real time: read 9 hours later while the clock is ahead.
+            let tokenA = testProviderToken(at: minted - 1320)
+            try await connection.push(tokenA, server: server, count: 1)
+            try await Push.move(control, #"{"reset": true}"#)
+            // Still accepted (not "9 hours in the future"), and B, minted 22 minutes after A, is no refresh-rate
+            // breach (measured against A's shifted iat, B would look 9 hours older than A: 429).
+            try await connection.push(tokenA, server: server, count: 2)
+            try await connection.push(testProviderToken(at: minted), server: server, count: 3)
+            let records = server.journal.records()
+            #expect(records.map { $0.response?.status } == [200, 200, 200], "\(records.map { $0.reason ?? "" })")
+            #expect(Set(records.map(\.connectionID)).count == 1)
+        }
+    }
+
     @Test("a reset forgets the iat values seen: a token seen after the reset ages from there")
     func resetForgets() async throws {
         try await withControlServer { server, control in
