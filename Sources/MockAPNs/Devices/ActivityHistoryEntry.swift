@@ -3,11 +3,11 @@
 ///
 /// The phone decides in `MockAPNsEngine.decide`, before the journal numbers the record, so the entry starts
 /// without a sequence; the record carries this position to the append, and `ActivityRegistry.number(_:)` fills
-/// it in. An activity's history only grows, so the position stays valid.
+/// it in. The position counts from the activity's first push, so it stays valid when the oldest are dropped.
 struct ActivityHistoryEntry: Sendable, Hashable {
     /// The activity's id.
     var activityID: String
-    /// The entry's index in `LiveActivity.history`.
+    /// The entry's position among every push the activity got (`LiveActivity.record(_:)`).
     var index: Int
 }
 
@@ -17,9 +17,10 @@ extension ActivityRegistry {
     func number(_ entries: [(entry: ActivityHistoryEntry, sequence: UInt64)]) {
         withActivities { activities in
             for (entry, sequence) in entries {
-                guard let history = activities[entry.activityID]?.history, history.indices.contains(entry.index)
-                else { continue }
-                activities[entry.activityID]?.history[entry.index].sequence = sequence
+                guard let dropped = activities[entry.activityID]?.historyDropped else { continue }
+                let index = entry.index - dropped
+                guard activities[entry.activityID]?.history.indices.contains(index) == true else { continue }
+                activities[entry.activityID]?.history[index].sequence = sequence
             }
         }
     }

@@ -49,12 +49,12 @@ extension ActivityRegistry {
             let result = withActivity(forToken: token) { activity in
                 var outcome = push.commonRefusal() ?? push.apply(to: &activity, priority: priority, types: types)
                 if outcome.activityID == nil { outcome.activityID = activity.id }
-                activity.history.append(
+                let index = activity.record(
                     ActivityPush(
                         at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
                         priority: priority))
                 changed = activity
-                let entry = ActivityHistoryEntry(activityID: activity.id, index: activity.history.count - 1)
+                let entry = ActivityHistoryEntry(activityID: activity.id, index: index)
                 return (outcome: outcome, entry: entry)
             }
             if let changed, let located = result { notify(.pushed, changed, outcome: located.outcome.kind) }
@@ -83,7 +83,8 @@ extension ActivityRegistry {
             id: "", attributesType: type, attributes: attributes, contentState: contentState, updateToken: "",
             pushToStartToken: token, startedAt: now, timestamp: push.timestamp ?? 0, staleDate: push.staleDate,
             relevanceScore: push.aps["relevance-score"]?.doubleValue)
-        activity.history = [ActivityPush(at: now, sequence: sequence, event: "start", outcome: .started)]
+        activity.startedByPush = true
+        _ = activity.record(ActivityPush(at: now, sequence: sequence, event: "start", outcome: .started))
         let started: LiveActivity
         switch start(activity, budget: settings.startsPerWindow, window: settings.startWindow) {
         case .started(let activity): started = activity

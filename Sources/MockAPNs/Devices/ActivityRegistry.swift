@@ -15,6 +15,14 @@ public final class ActivityRegistry: Sendable {
         var tokens: [String: String] = [:]
         /// Activity ids in start order (ties in relevance go to the first started).
         var order: [String] = []
+
+        /// Removes the activity `token` (lower-case) updates, with every token that points at it.
+        mutating func removeActivity(updatedBy token: String) {
+            guard let id = tokens[token] else { return }
+            activities[id] = nil
+            tokens = tokens.filter { $0.value != id }
+            order.removeAll { $0 == id }
+        }
     }
 
     let store = NIOLockedValueBox(Store())
@@ -67,7 +75,7 @@ public final class ActivityRegistry: Sendable {
             if let budget {
                 let since = activity.startedAt.addingTimeInterval(-window)
                 let recent = store.activities.values.count(where: {
-                    $0.pushToStartToken == activity.pushToStartToken && $0.startedAt > since
+                    $0.startedByPush && $0.pushToStartToken == activity.pushToStartToken && $0.startedAt > since
                 })
                 if recent >= budget { return .overBudget(count: recent) }
             }
@@ -75,6 +83,8 @@ public final class ActivityRegistry: Sendable {
             started.id = UUID().uuidString
             var token = given ?? Self.randomToken()
             while given == nil, store.tokens[token] != nil { token = Self.randomToken() }
+            // A declared device given again (POST /v1/devices) replaces the activity behind its token.
+            if given != nil { store.removeActivity(updatedBy: token) }
             started.updateToken = token
             store.activities[started.id] = started
             store.tokens[token] = started.id
@@ -114,10 +124,9 @@ public final class ActivityRegistry: Sendable {
     ) -> Result? {
         let key = token.lowercased()
         return store.withLockedValue { store in
-            guard let id = store.tokens[key], var activity = store.activities[id] else { return nil }
-            let result = body(&activity)
-            store.activities[id] = activity
-            return result
+            guard let id = store.tokens[key], store.activities[id] != nil else { return nil }
+            // In place: a copy taken out of the dictionary would copy the history on every push.
+            return body(&store.activities[id]!)
         }
     }
 
@@ -130,11 +139,15 @@ public final class ActivityRegistry: Sendable {
     /// when there is none (a reset forgot it).
     public func withActivity<Result>(id: String, _ body: (inout LiveActivity) -> Result) -> Result? {
         store.withLockedValue { store in
-            guard var activity = store.activities[id] else { return nil }
-            let result = body(&activity)
-            store.activities[id] = activity
-            return result
+            guard store.activities[id] != nil else { return nil }
+            return body(&store.activities[id]!)  // in place, as above
         }
+    }
+
+    /// Forgets the activity `token` updates, and the token (`DELETE /v1/devices/{token}` of a declared
+    /// `live-activity` device); nothing when `token` is not an update token.
+    public func removeActivity(updatedBy token: String) {
+        store.withLockedValue { $0.removeActivity(updatedBy: token.lowercased()) }
     }
 
     /// Forgets every activity and token (`/v1/reset`, a scenario load).

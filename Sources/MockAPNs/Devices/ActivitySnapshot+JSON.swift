@@ -4,8 +4,9 @@ import Foundation
 /// in UTC, as records write them (`Timestamp`); `timestamp` stays the push's own number of seconds since 1970.
 extension ActivitySnapshot {
     /// Every member, always present and in this order (`null` when unset): id, attributesType, state,
-    /// attributes, contentState, updateToken, pushToStartToken, startedAt, updatedAt, timestamp, staleDate,
-    /// dismissalDate, relevanceScore, endedAt, dismissedAt, endsAt, dismissesAt, outcomes, history, tokenUploads.
+    /// attributes, contentState, updateToken, pushToStartToken, startedByPush, startedAt, updatedAt, timestamp, staleDate,
+    /// dismissalDate, relevanceScore, endedAt, dismissedAt, endsAt, dismissesAt, outcomes, history, historyDropped,
+    /// tokenUploads.
     public var json: JSONValue {
         let activity = self.activity
         let counts = outcomeCounts
@@ -17,6 +18,7 @@ extension ActivitySnapshot {
             ("contentState", activity.contentState),
             ("updateToken", .string(activity.updateToken)),
             ("pushToStartToken", activity.pushToStartToken.map { .string($0) } ?? .null),
+            ("startedByPush", .bool(activity.startedByPush)),
             ("startedAt", Self.date(activity.startedAt)),
             ("updatedAt", Self.date(activity.updatedAt)),
             // A local start has had no push, so no timestamp yet: any update's applies.
@@ -30,6 +32,7 @@ extension ActivitySnapshot {
             ("dismissesAt", Self.date(dismissesAt)),
             ("outcomes", .object(DeviceOutcome.Kind.allCases.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })),
             ("history", .array(activity.history.map(\.json))),
+            ("historyDropped", .number(String(activity.historyDropped))),
             ("tokenUploads", .array(activity.tokenUploads.map(\.json))),
         ])
     }
@@ -57,6 +60,13 @@ extension ActivitySnapshot {
         activity.dismissalDate = Self.date(json["dismissalDate"])
         activity.endedAt = Self.date(json["endedAt"])
         activity.dismissedAt = Self.date(json["dismissedAt"])
+        activity.startedByPush = json["startedByPush"] == .bool(true)
+        activity.historyDropped = json["historyDropped"]?.unsignedValue.map { Int(clamping: $0) } ?? 0
+        if let outcomes = json["outcomes"] {
+            for kind in DeviceOutcome.Kind.allCases {
+                activity.outcomeCounts[kind] = outcomes[kind.rawValue]?.unsignedValue.map { Int(clamping: $0) } ?? 0
+            }
+        }
         activity.tokenUploads = (json["tokenUploads"]?.arrayValue ?? []).compactMap {
             TokenUpload(json: $0, activityID: id)
         }

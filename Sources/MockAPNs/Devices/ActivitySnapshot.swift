@@ -35,10 +35,7 @@ public struct ActivitySnapshot: Sendable, Hashable {
         activity[keyPath: keyPath]
     }
 
-    /// How many of its pushes had each outcome (every kind present, zero when none).
-    public var outcomeCounts: [DeviceOutcome.Kind: Int] {
-        var counts = Dictionary(uniqueKeysWithValues: DeviceOutcome.Kind.allCases.map { ($0, 0) })
-        for push in activity.history { counts[push.outcome, default: 0] += 1 }
-        return counts
-    }
+    /// How many of its pushes had each outcome (every kind present, zero when none), those its history dropped
+    /// included.
+    public var outcomeCounts: [DeviceOutcome.Kind: Int] { activity.outcomeCounts }
 }

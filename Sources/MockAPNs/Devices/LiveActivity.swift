@@ -15,8 +15,11 @@ public struct LiveActivity: Sendable, Hashable {
     public var contentState: JSONValue
     /// The update token the phone issued for it (160 hex digits).
     public var updateToken: String
-    /// The push-to-start token whose push started it.
+    /// The push-to-start token whose push started it (or that a local start named).
     public var pushToStartToken: String?
+    /// Whether a `start` push started it, so it counts against its push-to-start token's budget (a local start
+    /// and a scenario's declared activity do not).
+    public var startedByPush = false
     /// When it started, by the mock's clock.
     public var startedAt: Date
     /// The `timestamp` of the last applied push (seconds since 1970, as `aps.timestamp` is).
@@ -34,8 +37,13 @@ public struct LiveActivity: Sendable, Hashable {
     /// When the person swiped it away (`POST /v1/activities/{id}/dismiss`), by the mock's clock: it is dismissed
     /// from then on, whatever its dates say.
     public var dismissedAt: Date?
-    /// Every push that reached it, with what the phone did.
+    /// The newest pushes that reached it, with what the phone did: at most about `historyLimit`, the oldest
+    /// dropped first (`historyDropped` counts them), so an activity updated all day stays bounded.
     public var history: [ActivityPush]
+    /// How many of its oldest pushes `history` no longer lists.
+    public var historyDropped = 0
+    /// How many of its pushes had each outcome, the dropped ones included (every kind present).
+    public var outcomeCounts: [DeviceOutcome.Kind: Int]
     /// Every upload of its update tokens to the provider's server (`tokenUpload:`), oldest first.
     public var tokenUploads: [TokenUpload] = []
 
@@ -56,6 +64,26 @@ public struct LiveActivity: Sendable, Hashable {
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
         self.history = history
+        var counts = Dictionary(uniqueKeysWithValues: DeviceOutcome.Kind.allCases.map { ($0, 0) })
+        for push in history { counts[push.outcome, default: 0] += 1 }
+        self.outcomeCounts = counts
+    }
+
+    /// The most pushes `history` keeps: past one and a half times this, the oldest half is dropped at once, so
+    /// each push costs the same however long the activity lives.
+    public static let historyLimit = 1000
+
+    /// Adds `push` to the history and the counts; answers its position counted from the first push ever (what
+    /// `ActivityHistoryEntry` holds, valid after older entries are dropped).
+    mutating func record(_ push: ActivityPush) -> Int {
+        history.append(push)
+        outcomeCounts[push.outcome, default: 0] += 1
+        if history.count > Self.historyLimit + Self.historyLimit / 2 {
+            let excess = history.count - Self.historyLimit
+            history.removeFirst(excess)
+            historyDropped += excess
+        }
+        return historyDropped + history.count - 1
     }
 
     /// When it ends or ended: its `end` push or the person's swipe, else the end of its active life (`maxActive`

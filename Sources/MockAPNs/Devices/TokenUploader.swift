@@ -277,6 +277,9 @@ public final class TokenUploader: Sendable {
             // Our own tries and pauses count attempts; a refused connection should fail this try at once.
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.redirectConfiguration = .disallow
+            // One connection per activity being uploaded, up to many: with the default 8 per host, a burst of
+            // starts would wait for a connection inside each try's timeout and fail against a healthy receiver.
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             state.client = client
             return client

@@ -68,9 +68,11 @@ extension MockAPNsEngine {
         let located = activities.receiveLocated(
             payload, for: target, priority: priority, sequence: nil, now: now, types: config.types,
             settings: config.settings)
-        if let outcome = located?.outcome, outcome.kind == .started, outcome.updateToken != nil,
-            let id = outcome.activityID, let activity = activities.activity(id: id)
+        if let outcome = located?.outcome, outcome.kind == .started, let issued = outcome.updateToken,
+            let id = outcome.activityID, var activity = activities.activity(id: id)
         {
+            // The token the start issued, even if a rotation replaced it since: the app uploads each token once.
+            activity.updateToken = issued
             tokenIssued(activity, event: .started)
         }
         return located

@@ -87,9 +87,8 @@ struct ActivityRegistryChangesTests {
     @Test("a snapshot's JSON reads back to the same snapshot")
     func snapshotJSON() throws {
         var activity = registry.start(LiveActivityStateTests.taxi())
-        activity.history = [
-            ActivityPush(at: at(1), sequence: 4, event: "update", outcome: .dropped, reason: "why", priority: 5)
-        ]
+        _ = activity.record(
+            ActivityPush(at: at(1), sequence: 4, event: "update", outcome: .dropped, reason: "why", priority: 5))
         activity.relevanceScore = 0.5
         activity.staleDate = at(600)
         let snapshot = ActivitySnapshot(activity, at: at(700))

@@ -145,7 +145,8 @@ struct ScenarioChecksTests {
         let page = AuthTestFiles.packageRoot.appendingPathComponent("scenarios/README.md")
         let markdown = try String(contentsOf: page, encoding: .utf8)
         let section = try #require(markdown.components(separatedBy: "\n### `checks`\n").dropFirst().first)
-        let text = section.components(separatedBy: "\n## ").first ?? section
+        // The section ends at the next heading, of its level or above (`### tokenUpload` follows it).
+        let text = (section.components(separatedBy: "\n## ").first ?? section).components(separatedBy: "\n### ")[0]
         let blocks = DocSnippet.parse(text, file: "scenarios/README.md").filter { $0.language == "yaml" }
         #expect(blocks.count >= 2)
         for block in blocks {
