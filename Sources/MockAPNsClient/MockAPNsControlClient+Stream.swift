@@ -8,7 +8,18 @@ extension MockAPNsControlClient {
     /// With `query.since` the records after that sequence number come first. The sequence ends when the server
     /// stops; cancel the consuming task to stop earlier.
     public func streamRecords(_ query: JournalQuery) -> AsyncThrowingStream<JournalRecord, any Error> {
-        let request = makeRequest("GET", "/v1/requests/stream", query: query.parameters, body: nil)
+        serverSentEvents(
+            "/v1/requests/stream", query: query.parameters, event: "record", what: "records",
+            decode: JournalRecord.init(json:))
+    }
+
+    /// The `event` events of the server-sent event stream at `path`, each decoded by `decode`: the one reader of
+    /// the control API's streams (records, activity changes). `what` names the items in messages.
+    func serverSentEvents<Item: Sendable>(
+        _ path: String, query: [(name: String, value: String)], event name: String, what: String,
+        decode: @escaping @Sendable (JSONValue) -> Item?
+    ) -> AsyncThrowingStream<Item, any Error> {
+        let request = makeRequest("GET", path, query: query, body: nil)
         let client = httpClient
         let url = url
         return AsyncThrowingStream { continuation in
@@ -28,10 +39,10 @@ extension MockAPNsControlClient {
                     }
                     var parser = ServerSentEventParser()
                     for try await chunk in response.body {
-                        for event in parser.feed(String(buffer: chunk)) where event.name == "record" {
-                            guard let json = try? JSONParser.parse(event.data), let record = JournalRecord(json: json)
-                            else { throw Self.unreadable("streamed record") }
-                            continuation.yield(record)
+                        for event in parser.feed(String(buffer: chunk)) where event.name == name {
+                            guard let json = try? JSONParser.parse(event.data), let item = decode(json)
+                            else { throw Self.unreadable("streamed \(name)") }
+                            continuation.yield(item)
                         }
                     }
                     continuation.finish()
@@ -43,7 +54,7 @@ extension MockAPNsControlClient {
                     continuation.finish(
                         throwing: MockAPNsControlError(
                             status: Self.unreachableStatus,
-                            "the stream of records from \(url) broke off: \(error). Did the server stop?"))
+                            "the stream of \(what) from \(url) broke off: \(error). Did the server stop?"))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

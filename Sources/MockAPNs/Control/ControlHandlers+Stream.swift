@@ -2,9 +2,10 @@ import Hummingbird
 import NIOCore
 
 extension ControlHandlers {
-    /// What an event stream sends: a record, or a comment that keeps idle connections open.
-    enum StreamEvent: Sendable {
-        case record(JournalRecord)
+    /// What an event stream sends: an item (a record, an activity change), or a comment that keeps idle
+    /// connections open.
+    enum StreamEvent<Item: Sendable>: Sendable {
+        case item(Item)
         case heartbeat
     }
 
@@ -23,8 +24,30 @@ extension ControlHandlers {
         }
         let query = parsed
         let journal = server.journal
-        let (events, continuation) = AsyncStream<StreamEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let (replay, observer) = journal.follow(query) { record in continuation.yield(.record(record)) }
+        var replayed: [JournalRecord] = []
+        return eventStream(
+            opening: "mock-apns records matching \(query.summary)", event: "record", replay: { replayed },
+            sequence: \.sequence, json: \.json
+        ) { continuation in
+            let (replay, observer) = journal.follow(query) { record in continuation.yield(.item(record)) }
+            replayed = replay
+            return { journal.removeObserver(observer) }
+        }
+    }
+
+    /// A server-sent event response: the one writer of the control API's streams. It opens with a `comment`, sends
+    /// the items `replay` answers (after `subscribe` ran, so none falls between the two), then each item
+    /// `subscribe` feeds as an `event` event with the item's `sequence` as its id and its `json` on one `data`
+    /// line, skipping a fed item the replay already sent. A comment every `heartbeatInterval` keeps it open; the
+    /// server's shutdown ends it; the closure `subscribe` returns stops the feeding when the client goes.
+    func eventStream<Item: Sendable>(
+        opening comment: String, event name: String, replay: () -> [Item] = { [] },
+        sequence: @escaping @Sendable (Item) -> UInt64, json: @escaping @Sendable (Item) -> JSONValue,
+        subscribe: (AsyncStream<StreamEvent<Item>>.Continuation) -> @Sendable () -> Void
+    ) -> Response {
+        let (events, continuation) = AsyncStream<StreamEvent<Item>>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let unsubscribe = subscribe(continuation)
+        let replayed = replay()
         let heartbeat = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: Self.heartbeatInterval)
@@ -34,24 +57,30 @@ extension ControlHandlers {
         let longRequests = self.longRequests
         let registration = longRequests.register { continuation.finish() }
         continuation.onTermination = { _ in
-            journal.removeObserver(observer)
+            unsubscribe()
             heartbeat.cancel()
             longRequests.unregister(registration)
         }
+        @Sendable func frame(_ item: Item) -> ByteBuffer {
+            var text = "id: \(sequence(item))\nevent: \(name)\ndata: "
+            json(item).write(to: &text)
+            text += "\n\n"
+            return ByteBuffer(string: text)
+        }
         let body = ResponseBody { writer in
             defer { continuation.finish() }
-            try await writer.write(ByteBuffer(string: ": mock-apns records matching \(query.summary)\n\n"))
+            try await writer.write(ByteBuffer(string: ": \(comment)\n\n"))
             var lastSent: UInt64 = 0
-            for record in replay {
-                try await writer.write(Self.event(record))
-                lastSent = record.sequence
+            for item in replayed {
+                try await writer.write(frame(item))
+                lastSent = sequence(item)
             }
             for await event in events {
                 switch event {
-                case .record(let record):
-                    // Records already sent from the snapshot also reached the observer: send each once.
-                    guard record.sequence > lastSent else { continue }
-                    try await writer.write(Self.event(record))
+                case .item(let item):
+                    // Items already sent from the replay also reached the subscription: send each once.
+                    guard sequence(item) > lastSent else { continue }
+                    try await writer.write(frame(item))
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }
@@ -59,16 +88,6 @@ extension ControlHandlers {
             try await writer.finish(nil)
         }
         return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: body)
-    }
-
-    /// One record as a server-sent event: `id`, `event: record` and the record's JSON on one `data` line.
-    static func event(_ record: JournalRecord) -> ByteBuffer {
-        var text = "id: \(record.sequence)\nevent: record\ndata: "
-        record.json.write(to: &text)
-        text += "\n\n"
-        return ByteBuffer(string: text)
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 }
