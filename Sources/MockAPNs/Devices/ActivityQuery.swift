@@ -1,5 +1,5 @@
 /// Which activities to list, wait for or follow: every filter given must hold (`GET /v1/activities?type=…`).
-public struct ActivityQuery: Sendable, Hashable {
+public struct ActivityQuery: FilterQuery, Hashable {
     /// Only activities in this state at the mock's clock.
     public var state: ActivityState?
     /// Only activities of this attributes type (`mpushTaxiAttributes`).
@@ -24,7 +24,7 @@ public struct ActivityQuery: Sendable, Hashable {
         return true
     }
 
-    /// The query parameter names the control API knows.
+    /// The query parameter names the control API knows, in the order `parameters` writes them.
     public static let parameterNames = ["state", "type", "token"]
 
     /// The query as `name=value` pairs (what the HTTP client sends).
@@ -36,52 +36,29 @@ public struct ActivityQuery: Sendable, Hashable {
         return items
     }
 
-    /// `state=active type=…`, or `any activity`: for messages.
-    public var summary: String {
-        parameters.isEmpty ? "any activity" : parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-    }
+    /// A query with no filter: every activity.
+    public init() { self.init(state: nil) }
 
-    /// Reads a query from `name=value` parameters, refusing unknown names, repeats and bad values with a 400 that
-    /// names the parameter.
-    ///
-    /// - Parameter extra: names the caller handles itself (`timeout`); their values are returned, not read.
-    public static func parse(
-        _ parameters: [(name: String, value: String)], extra: [String] = []
-    ) throws(MockAPNsControlError) -> (query: ActivityQuery, extra: [String: String]) {
-        var query = ActivityQuery()
-        var extras: [String: String] = [:]
-        var seen: Set<String> = []
-        for (name, value) in parameters {
-            guard seen.insert(name).inserted else {
-                throw .badRequest("the parameter '\(name)' is given twice; give it once")
+    /// What a query with no filter matches, for messages.
+    public static let everything = "any activity"
+
+    /// Sets the filter `name` from its text, or throws a 400 that names it (`FilterQuery.parse` calls it).
+    public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
+        switch name {
+        case "state":
+            guard let state = ActivityState(rawValue: value) else {
+                let names = ActivityState.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .badRequest("state must be one of: \(names); got '\(value)'")
             }
-            if extra.contains(name) {
-                extras[name] = value
-                continue
+            self.state = state
+        case "type":
+            type = value
+        default:
+            guard let token = DeviceToken(value) else {
+                throw .badRequest(
+                    "token must be an even number of hex digits (an update or push-to-start token), got '\(value)'")
             }
-            guard !value.isEmpty || !parameterNames.contains(name) else {
-                throw .badRequest("the filter '\(name)' is empty; give it a value")
-            }
-            switch name {
-            case "state":
-                guard let state = ActivityState(rawValue: value) else {
-                    let names = ActivityState.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw .badRequest("state must be one of: \(names); got '\(value)'")
-                }
-                query.state = state
-            case "type":
-                query.type = value
-            case "token":
-                guard let token = DeviceToken(value) else {
-                    throw .badRequest(
-                        "token must be an even number of hex digits (an update or push-to-start token), got '\(value)'")
-                }
-                query.token = token.hex
-            default:
-                let names = (parameterNames + extra).joined(separator: ", ")
-                throw .badRequest("unknown filter '\(name)'; the filters are: \(names)")
-            }
+            self.token = token.hex
         }
-        return (query, extras)
     }
 }

@@ -1,4 +1,4 @@
-extension JournalQuery {
+extension JournalQuery: FilterQuery {
     /// The query parameter names the control API knows, in the order they are written.
     public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "limit"]
 
@@ -12,43 +12,14 @@ extension JournalQuery {
         return items
     }
 
-    /// `token=… topic=…`, or `any request` for an empty query: for messages.
-    public var summary: String {
-        let items = parameters
-        return items.isEmpty ? "any request" : items.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-    }
+    /// A query with no filter: every record.
+    public init() { self.init(token: nil) }
 
-    /// Reads a query from `name=value` parameters, refusing unknown names, repeats and bad values.
-    ///
-    /// - Parameters:
-    ///   - parameters: the decoded query parameters, in order.
-    ///   - extra: names the caller handles itself (`count`, `timeout`); their values are returned, not read.
-    /// - Returns: the query and the values of the `extra` parameters present.
-    public static func parse(
-        _ parameters: [(name: String, value: String)], extra: [String] = []
-    ) throws(MockAPNsControlError) -> (query: JournalQuery, extra: [String: String]) {
-        var query = JournalQuery()
-        var extras: [String: String] = [:]
-        var seen: Set<String> = []
-        for (name, value) in parameters {
-            guard seen.insert(name).inserted else {
-                throw .badRequest("the parameter '\(name)' is given twice; give it once")
-            }
-            if extra.contains(name) {
-                extras[name] = value
-                continue
-            }
-            guard let known = parameterNames.first(where: { $0 == name }) else {
-                let names = (parameterNames + extra).joined(separator: ", ")
-                throw .badRequest("unknown filter '\(name)'; the filters are: \(names)")
-            }
-            try query.set(known, to: value)
-        }
-        return (query, extras)
-    }
+    /// What a query with no filter matches, for messages.
+    public static let everything = "any request"
 
-    private mutating func set(_ name: String, to value: String) throws(MockAPNsControlError) {
-        guard !value.isEmpty else { throw .badRequest("the filter '\(name)' is empty; give it a value") }
+    /// Sets the filter `name` from its text, or throws a 400 that names it (`FilterQuery.parse` calls it).
+    public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
         switch name {
         case "token":
             guard let valid = DeviceToken(value) else {
