@@ -10,21 +10,13 @@ extension ActivityRegistry {
     public func rotateToken(id: String, now: Date, lifetimes: ActivityLifetimes = .standard) throws(
         ActivityChangeRefusal
     ) -> LiveActivity {
-        let result = store.withLockedValue { store -> Result<LiveActivity, ActivityChangeRefusal> in
-            guard var activity = store.activities[id] else { return .failure(.unknown(id: id)) }
-            let state = activity.state(at: now, lifetimes: lifetimes)
-            guard state.isRunning else { return .failure(.notAllowed(state: state)) }
+        try change(id, .rotated, allowed: { $0.isRunning }, now: now, lifetimes: lifetimes) { activity, store in
             var token = Self.randomToken()
             while store.tokens[token] != nil || token == activity.updateToken { token = Self.randomToken() }
             store.tokens[activity.updateToken] = nil
             store.tokens[token] = id
             activity.updateToken = token
-            store.activities[id] = activity
-            return .success(activity)
         }
-        let rotated = try result.get()
-        notify(.rotated, rotated)
-        return rotated
     }
 
     /// The person swipes the activity `id` away at `now`: it is dismissed from then on, and the pushes that reach
@@ -32,17 +24,27 @@ extension ActivityRegistry {
     public func dismiss(id: String, now: Date, lifetimes: ActivityLifetimes = .standard) throws(
         ActivityChangeRefusal
     ) -> LiveActivity {
+        try change(id, .dismissed, allowed: { $0 != .dismissed }, now: now, lifetimes: lifetimes) { activity, _ in
+            activity.dismissedAt = now
+        }
+    }
+
+    /// Changes the activity `id` under the lock when its state at `now` is `allowed`, then tells the watchers.
+    private func change(
+        _ id: String, _ kind: ActivityChange.Kind, allowed: (ActivityState) -> Bool, now: Date,
+        lifetimes: ActivityLifetimes, _ apply: (inout LiveActivity, inout Store) -> Void
+    ) throws(ActivityChangeRefusal) -> LiveActivity {
         let result = store.withLockedValue { store -> Result<LiveActivity, ActivityChangeRefusal> in
             guard var activity = store.activities[id] else { return .failure(.unknown(id: id)) }
             let state = activity.state(at: now, lifetimes: lifetimes)
-            guard state != .dismissed else { return .failure(.notAllowed(state: state)) }
-            activity.dismissedAt = now
+            guard allowed(state) else { return .failure(.notAllowed(state: state)) }
+            apply(&activity, &store)
             store.activities[id] = activity
             return .success(activity)
         }
-        let dismissed = try result.get()
-        notify(.dismissed, dismissed)
-        return dismissed
+        let changed = try result.get()
+        notify(kind, changed)
+        return changed
     }
 
     /// Starts an activity as the app itself would (`Activity.request`), at `now`: the type must be one the app
