@@ -9,18 +9,9 @@ import Testing
 struct ActivityTypesLoaderTests {
     static let pushToStart = String(repeating: "ab", count: 80)
 
-    func parse(_ yaml: String) throws(ScenarioError) -> Scenario {
-        try ScenarioLoader.parse(yaml: yaml, sourcePath: "types.yaml", baseDirectory: "/")
-    }
+    func parse(_ yaml: String) throws(ScenarioError) -> Scenario { try ScenarioText.load(yaml, file: "types.yaml") }
 
-    func loadError(_ yaml: String) -> ScenarioError? {
-        do {
-            _ = try parse(yaml)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func loadError(_ yaml: String) -> ScenarioError? { ScenarioText.error(yaml, file: "types.yaml") }
 
     static let yaml = """
         activityTypes:

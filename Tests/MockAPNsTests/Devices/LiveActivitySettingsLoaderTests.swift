@@ -9,18 +9,9 @@ import Testing
 struct LiveActivitySettingsLoaderTests {
     static let updateToken = String(repeating: "cd", count: 80)
 
-    func parse(_ yaml: String) throws(ScenarioError) -> Scenario {
-        try ScenarioLoader.parse(yaml: yaml, sourcePath: "phone.yaml", baseDirectory: "/")
-    }
+    func parse(_ yaml: String) throws(ScenarioError) -> Scenario { try ScenarioText.load(yaml, file: "phone.yaml") }
 
-    func loadError(_ yaml: String) -> ScenarioError? {
-        do {
-            _ = try parse(yaml)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func loadError(_ yaml: String) -> ScenarioError? { ScenarioText.error(yaml, file: "phone.yaml") }
 
     static let everyKey = """
         liveActivity:

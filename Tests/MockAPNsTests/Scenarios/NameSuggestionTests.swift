@@ -6,14 +6,7 @@ import Testing
 /// One "did you mean" for fields, reasons and environments, and the spellings a scenario file may use.
 @Suite("did you mean")
 struct NameSuggestionTests {
-    func loadError(_ yaml: String) -> ScenarioError? {
-        do {
-            _ = try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/")
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func loadError(_ yaml: String) -> ScenarioError? { ScenarioText.error(yaml) }
 
     @Test("suggests the close name, a longer name typed short, and nothing for a far one")
     func closest() {
