@@ -158,7 +158,7 @@ public final class TokenUploader: Sendable {
             case .failure(let failure):
                 lastError = failure.reason
                 lastStatus = failure.status
-                registry.withActivity(id: job.activityID) { activity in
+                _ = registry.withActivity(id: job.activityID) { activity in  // a removed activity needs no note
                     Self.update(&activity, job.uploadID) {
                         $0.error = failure.reason
                         $0.httpStatus = failure.status
