@@ -53,12 +53,14 @@ public struct ActivityQuery: FilterQuery, Hashable {
             self.state = state
         case "type":
             type = value
-        default:
+        case "token":
             guard let token = DeviceToken(value) else {
                 throw .badRequest(
                     "token must be an even number of hex digits (an update or push-to-start token), got '\(value)'")
             }
             self.token = token.hex
+        default:
+            throw Self.unknownFilter(name)
         }
     }
 }

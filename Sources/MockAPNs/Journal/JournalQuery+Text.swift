@@ -60,11 +60,13 @@ extension JournalQuery: FilterQuery {
             }
             deviceWarnings = value == "some"
         case "since": since = try Self.unsigned(name, value)
-        default:
+        case "limit":
             guard let number = Int(value), number >= 1 else {
                 throw .badRequest("limit must be a whole number of at least 1, got '\(value)'")
             }
             limit = number
+        default:
+            throw Self.unknownFilter(name)
         }
     }
 

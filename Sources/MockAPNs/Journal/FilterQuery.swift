@@ -10,7 +10,8 @@ public protocol FilterQuery: Sendable {
     static var everything: String { get }
     /// The query as `name=value` pairs, in `parameterNames` order (what the HTTP client sends).
     var parameters: [(name: String, value: String)] { get }
-    /// Sets the filter `name` (one of `parameterNames`) from its non-empty text, or throws a 400 that names it.
+    /// Sets the filter `name` from its non-empty text, or throws a 400 that names it (`unknownFilter` for a name
+    /// that is not one of `parameterNames`).
     mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError)
 }
 
@@ -42,13 +43,15 @@ extension FilterQuery {
                 extras[name] = value
                 continue
             }
-            guard parameterNames.contains(name) else {
-                let names = (parameterNames + extra).joined(separator: ", ")
-                throw .badRequest("unknown filter '\(name)'; the filters are: \(names)")
-            }
+            guard parameterNames.contains(name) else { throw unknownFilter(name, extra: extra) }
             guard !value.isEmpty else { throw .badRequest("the filter '\(name)' is empty; give it a value") }
             try query.setFilter(name, to: value)
         }
         return (query, extras)
+    }
+
+    /// The 400 for a parameter that is not a filter of this query, listing the filters (and `extra` names).
+    public static func unknownFilter(_ name: String, extra: [String] = []) -> MockAPNsControlError {
+        .badRequest("unknown filter '\(name)'; the filters are: \((parameterNames + extra).joined(separator: ", "))")
     }
 }
