@@ -62,7 +62,7 @@ struct ActivitiesCommandTests {
             var output = ""
             let deadline = ContinuousClock.now + .seconds(5)
             while !output.contains("pushed (applied)"), ContinuousClock.now < deadline {
-                let chunk = out.fileHandleForReading.availableData
+                let chunk = out.fileHandleForReading.nextChunk()
                 if chunk.isEmpty { break }
                 output += String(decoding: chunk, as: UTF8.self)
             }

@@ -208,7 +208,7 @@ struct RunCommandTests {
         while !banner.contains("MOCK_APNS_BUNDLE_ID") && !banner.contains("MOCK_APNS_TEAM_ID="),
             ContinuousClock.now < deadline
         {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = out.fileHandleForReading.nextChunk()
             if chunk.isEmpty { break }
             banner += String(decoding: chunk, as: UTF8.self)
         }
@@ -218,7 +218,7 @@ struct RunCommandTests {
         kill(process.processIdentifier, SIGINT)
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
-        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        let rest = out.fileHandleForReading.readToEndOfFile()
         process.waitUntilExit()
         killer.cancel()
         #expect(process.terminationReason == .exit, "run did not stop on SIGINT")

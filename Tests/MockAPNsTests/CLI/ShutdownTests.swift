@@ -68,8 +68,8 @@ struct ShutdownTests {
         server.waitUntilExit()
         let stoppedAfter = ContinuousClock.now - stopping
 
-        let heldText = String(decoding: heldOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let slowText = String(decoding: slowOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let heldText = String(decoding: heldOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        let slowText = String(decoding: slowOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         // The delayed answer goes out when the grace period ends, not a minute later.
         #expect(slow.terminationStatus == 0, "\(slowText)")
         #expect(slowText == "200", "\(slowText)")

@@ -254,7 +254,7 @@ final class MockServerProcess: @unchecked Sendable {
         init(_ handle: FileHandle) {
             Thread.detachNewThread { [self] in
                 while true {
-                    let chunk = handle.availableData
+                    let chunk = handle.nextChunk()
                     if chunk.isEmpty { break }
                     lock.withLock { collected += String(decoding: chunk, as: UTF8.self) }
                 }

@@ -118,7 +118,7 @@ struct RobustnessTests {
             let out = Pipe()
             process.standardOutput = out
             try process.run()
-            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = String(decoding: out.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             let statusLine = try #require(output.split(separator: "\n").first { $0.hasPrefix("status codes:") })
             let answered = statusLine.split(separator: ",").compactMap { part in

@@ -16,7 +16,7 @@ enum Nghttp {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

@@ -41,7 +41,7 @@ final class ServeProcess: @unchecked Sendable {
         var banner = ""
         let deadline = ContinuousClock.now + timeout
         while !banner.contains("\nready"), ContinuousClock.now < deadline {
-            let chunk = handle.availableData
+            let chunk = handle.nextChunk()
             if chunk.isEmpty { break }
             banner += String(decoding: chunk, as: UTF8.self)
         }

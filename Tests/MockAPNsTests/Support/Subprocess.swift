@@ -25,7 +25,7 @@ enum Subprocess {
         defer { killer.cancel() }
         // Read standard error on another thread: a program that fills one pipe while we block on the other hangs.
         let errors = ErrorCollector(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let output = out.fileHandleForReading.readToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text())
     }
@@ -48,7 +48,7 @@ enum Subprocess {
 
         init(_ handle: FileHandle) {
             Thread.detachNewThread { [self] in
-                data = handle.readDataToEndOfFile()
+                data = handle.readToEndOfFile()
                 done.signal()
             }
         }

@@ -1,0 +1,38 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading a child's pipe without Foundation's traps: `readDataToEndOfFile()` and `availableData` end the whole test
+/// process with a fatal error when `read` fails, EINTR included (a CI run lost every test that way: a reader thread
+/// of `Subprocess` got EINTR during the documentation snippets). These read with `read(2)`, retry EINTR and treat any
+/// other error as the end of the output.
+extension FileHandle {
+    /// Everything up to end of file.
+    func readToEndOfFile() -> Data {
+        var data = Data()
+        while true {
+            let chunk = nextChunk()
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+        }
+    }
+
+    /// What one `read` returns (at most 64 KiB, waiting until something is there); empty at end of file.
+    func nextChunk() -> Data {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(fileDescriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno != EINTR { return Data() }
+        }
+    }
+}
+
+/// `read(2)`, named apart from `FileHandle.read(upToCount:)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
