@@ -72,6 +72,6 @@ struct ActivityPrinter {
 
     private func write(_ line: String, _ style: Terminal.Style?) {
         let text = color && style != nil ? Terminal.paint(line, style!) : line
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.write(text + "\n")
     }
 }

@@ -22,7 +22,7 @@ extension MockAPNsCommand {
         } catch {
             let arguments = CommandLine.arguments.dropFirst()
             if let name = arguments.first, usageErrorsExit2.contains(name), exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                StandardStream.error.write(fullMessage(for: error) + "\n")
                 Foundation.exit(usageExitCode)
             }
             exit(withError: error)

@@ -63,8 +63,8 @@ struct PushRequest {
                 set("attributes", .object(try Push.jsonObject(text, option: "--attributes")))
             }
             if event == .start, command.alert == nil, !aps.contains(where: { $0.0 == "alert" }) {
-                FileHandle.standardError.write(
-                    Data("warning: a Live Activity start without aps.alert is dropped by devices; add --alert\n".utf8))
+                StandardStream.error.write(
+                    "warning: a Live Activity start without aps.alert is dropped by devices; add --alert\n")
             }
         }
         root.insert(("aps", .object(aps)), at: 0)
@@ -73,7 +73,13 @@ struct PushRequest {
 
     /// The bytes of `source`: standard input for `-`, else the file.
     private static func readPayload(_ source: String) throws -> [UInt8] {
-        if source == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        if source == "-" {
+            do {
+                return Array(try FileHandle.standardInput.readToEnd() ?? Data())
+            } catch {
+                throw ValidationError("--payload -: cannot read standard input: \(error.localizedDescription)")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw ValidationError("--payload \(source): cannot read the file")
         }

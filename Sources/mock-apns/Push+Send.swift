@@ -26,7 +26,7 @@ extension PushRequest {
             return Self.report(response, body: Array(buffer: bytes))
         } catch {
             try? await client.shutdown()
-            FileHandle.standardError.write(Data("error: cannot reach \(target.base): \(Self.cause(error))\n".utf8))
+            StandardStream.error.write("error: cannot reach \(target.base): \(Self.cause(error))\n")
             throw ExitCode(3)
         }
     }

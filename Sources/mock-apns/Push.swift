@@ -197,7 +197,7 @@ struct Push: AsyncParsableCommand {
     /// A usage error found while running (a payload file that does not parse): printed with the help hint, exit 2.
     static func usage(_ error: ValidationError) -> Error {
         let text = "Error: \(error.message)\n  See 'mock-apns push --help' for more information.\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
         return ExitCode(MockAPNsCommand.usageExitCode)
     }
 }

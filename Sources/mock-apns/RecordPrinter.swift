@@ -60,7 +60,7 @@ struct RecordPrinter {
 
     private func write(_ line: String, style: Terminal.Style?) {
         let text = color && style != nil ? Terminal.paint(line, style!) : line
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.write(text + "\n")
     }
 }
 

@@ -136,7 +136,7 @@ struct Run: AsyncParsableCommand {
             let signals = RunSignals()
             let lines =
                 ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            StandardStream.output.write(lines.joined(separator: "\n") + "\n")
             _ = await signals.next()
             signals.stop()
         } else {
@@ -193,7 +193,7 @@ struct Run: AsyncParsableCommand {
 
     /// Prints `message` as an error and returns the exit of a usage or scenario error, 2.
     private static func exit2(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        StandardStream.error.write("Error: \(message)\n")
         return ExitCode(MockAPNsCommand.usageExitCode)
     }
 }

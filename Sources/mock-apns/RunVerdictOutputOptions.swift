@@ -18,7 +18,7 @@ struct RunVerdictOutputOptions: ParsableArguments {
     func write(_ verdict: RunVerdict) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
-        FileHandle.standardOutput.write(Data((verdict.terminalText(quiet: quiet, colour: colour) + "\n").utf8))
+        StandardStream.output.write(verdict.terminalText(quiet: quiet, colour: colour) + "\n")
         var written = true
         if let junit { written = Self.write(verdict.junit, to: junit, flag: "--junit") && written }
         if let report { written = Self.write(verdict.markdown, to: report, flag: "--report") && written }
@@ -55,5 +55,5 @@ struct RunVerdictOutputOptions: ParsableArguments {
 
 /// Prints `message` on standard error, prefixed `mock-apns: `.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("mock-apns: \(message)\n".utf8))
+    StandardStream.error.write("mock-apns: \(message)\n")
 }

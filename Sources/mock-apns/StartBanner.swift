@@ -44,7 +44,7 @@ struct StartBanner {
         lines.append("")
         lines.append("ready")
         // Unbuffered, so that a script waiting for "ready" sees it at once.
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        StandardStream.output.write(lines.joined(separator: "\n") + "\n")
     }
 
     /// The command that follows this server's pushes: its control URL, and its token when one is required.

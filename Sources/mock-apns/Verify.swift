@@ -40,7 +40,7 @@ struct Verify: ParsableCommand {
             loaded = try RunningMock.loadScenario(scenario)
             records = try Self.records(file: journal)
         } catch {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            StandardStream.error.write("Error: \(error)\n")
             throw ExitCode(MockAPNsCommand.usageExitCode)
         }
         let start = startedAt.flatMap(Timestamp.date(fromText:)) ?? records.first?.receivedAt ?? Date()

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import MockAPNs
@@ -68,11 +69,33 @@ struct InspectionCLITests {
             var output = ""
             let deadline = ContinuousClock.now + .seconds(5)
             while !output.contains("Order ready"), ContinuousClock.now < deadline {
-                let chunk = out.fileHandleForReading.availableData
+                let chunk = out.fileHandleForReading.nextChunk()
                 if chunk.isEmpty { break }
                 output += String(decoding: chunk, as: UTF8.self)
             }
             #expect(output.contains("\"Order ready\""))
+        }
+    }
+
+    @Test("ends as SIGPIPE would (status 141, no crash) when its reader goes away: requests --follow | head -1")
+    func readerGoesAway() async throws {
+        try await withControlServer { server, control in
+            // head prints the table's header and exits; the next record's line then goes to a closed pipe.
+            let script = #""$0" requests --follow --control "$1" | head -1; echo "requests exited ${PIPESTATUS[0]}""#
+            let finished = NIOLockedValueBox(false)
+            let pipeline = Task {
+                defer { finished.withLockedValue { $0 = true } }
+                return try await Subprocess.runOnOwnThread("/bin/bash", ["-c", script, CLITests.executable, control.url], timeout: 30)
+            }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !finished.withLockedValue({ $0 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(250))
+                try await sendPush(server)
+            }
+            let result = try await pipeline.value
+            #expect(result.output.hasPrefix("SEQ    TIME"), "\(result.output)")
+            #expect(result.output.contains("requests exited 141"), "\(result.output)\(result.errors)")
+            #expect(!result.errors.contains("Fatal error"), "\(result.errors)")
         }
     }
 }
