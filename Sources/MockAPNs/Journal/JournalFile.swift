@@ -18,7 +18,8 @@ final class JournalFile: Sendable {
         guard let handle = FileHandle(forWritingAtPath: path) else {
             throw JournalFileError(path: path, message: "cannot open it for writing")
         }
-        handle.seekToEndOfFile()
+        // Appends to a file that exists; a pipe or terminal (`--journal /dev/stdout`) cannot seek and need not.
+        _ = try? handle.seekToEnd()
         self.handle = NIOLockedValueBox(handle)
     }
 

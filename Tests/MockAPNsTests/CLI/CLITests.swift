@@ -97,16 +97,7 @@ struct CLITests {
         let banner = ServeProcess.readBanner(out.fileHandleForReading)
         #expect(banner.contains("environment sandbox"))
         #expect(banner.contains("trust this CA           certs/ca.pem"))
-        let urlLine = try #require(banner.split(separator: "\n").first { $0.contains("https://127.0.0.1:") && $0.contains("/3/device/") })
-        let url = urlLine.trimmingCharacters(in: .whitespaces)
-        let tokenLine = try #require(banner.split(separator: "\n").first { $0.contains("authorization: bearer ") })
-        let jwt = tokenLine.components(separatedBy: "bearer ")[1].prefix { $0 != "'" }
-
-        let result = try Curl.run([
-            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert", Curl.caFile,
-            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "authorization: bearer \(jwt)",
-            "-d", #"{"aps":{"alert":"hi"}}"#, url,
-        ])
+        let result = try Self.curlThePrintedPush(banner)
         #expect(result.1 == "200", "\(result.2)")
 
         process.terminate()  // SIGTERM
@@ -114,5 +105,51 @@ struct CLITests {
         #expect(process.terminationStatus == 0)
         let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
+    }
+
+    @Test("--journal /dev/stdout (a pipe, which cannot seek) writes each record as a JSON line after the banner")
+    func journalToStandardOutput() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["serve", "--port", "0", "--control-port", "0", "--journal", "/dev/stdout", "--log-level", "warning"]
+        process.currentDirectoryURL = AuthTestFiles.packageRoot
+        let out = Pipe()
+        let errors = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let banner = ServeProcess.readBanner(out.fileHandleForReading)
+        try #require(banner.contains("\nready"), "\(banner)")
+        #expect(try Self.curlThePrintedPush(banner).1 == "200")
+        var output = banner
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !output.contains(#""sequence":1"#), ContinuousClock.now < deadline {
+            let chunk = out.fileHandleForReading.nextChunk()
+            if chunk.isEmpty { break }
+            output += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = try #require(output.split(separator: "\n").first { $0.contains(#""sequence":1"#) }, "\(output)")
+        #expect(try JSONParser.parse(String(line))["response"]?["status"] == 200)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!String(decoding: errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self).contains("Fatal error"))
+    }
+
+    /// Sends the curl command `serve`'s banner prints (its URL and token) and returns curl's status, HTTP code and
+    /// errors.
+    static func curlThePrintedPush(_ banner: String) throws -> (Int32, String, String) {
+        let lines = banner.split(separator: "\n")
+        let urlLine = try #require(lines.first { $0.contains("https://127.0.0.1:") && $0.contains("/3/device/") })
+        let url = urlLine.trimmingCharacters(in: .whitespaces)
+        let tokenLine = try #require(lines.first { $0.contains("authorization: bearer ") })
+        let jwt = tokenLine.components(separatedBy: "bearer ")[1].prefix { $0 != "'" }
+        return try Curl.run([
+            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert", Curl.caFile,
+            "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "authorization: bearer \(jwt)",
+            "-d", #"{"aps":{"alert":"hi"}}"#, url,
+        ])
     }
 }
