@@ -26,7 +26,7 @@ struct ShutdownTests {
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
         let journal = directory.appendingPathComponent("journal.jsonl").path
         let errors = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: CLITests.executable)
