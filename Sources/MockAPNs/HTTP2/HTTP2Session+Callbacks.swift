@@ -2,8 +2,10 @@ import CNGHTTP2
 
 // MARK: - C trampolines: guard the pointers, recover the session, call a Swift method, map failure.
 //
-// They are private to this file, so the compiler makes each one C entry point with the session's method inlined
-// (an internal one also kept a Swift entry point that the C thunk called: about 13 ns a push for `onHeader`).
+// Each is `@inline(__always)` so that the compiler makes it one C entry point with the session's method inlined.
+// Without it the C thunk calls a Swift body of its own: first when they were internal (about 13 ns a push for
+// `onHeader`), then, private, through a copy specialized without the unused arguments (the six callbacks took
+// 324-340 perf samples per 1,000,000 pushes at 1x100 against 267-290 with it: about 5 ns a push; bench/README.md).
 
 /// Registers the trampolines below with nghttp2's `callbacks`.
 func registerTrampolines(_ callbacks: OpaquePointer) {
@@ -25,6 +27,7 @@ private func withOwner<Result>(
 }
 
 /// `on_begin_headers_callback`: a HEADERS frame begins; a request's opens its stream (`beginHeaders`).
+@inline(__always)
 private func onBeginHeaders(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
@@ -36,6 +39,7 @@ private func onBeginHeaders(
 }
 
 /// `on_header_callback`: one header field (`header`); too many header bytes make nghttp2 reset the stream.
+@inline(__always)
 private func onHeader(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
     _ nameLength: Int, _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8,
@@ -52,6 +56,7 @@ private func onHeader(
 }
 
 /// `on_data_chunk_recv_callback`: a chunk of a request body (`dataChunk`).
+@inline(__always)
 private func onDataChunk(
     _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
     _ userData: UnsafeMutableRawPointer?
@@ -64,6 +69,7 @@ private func onDataChunk(
 }
 
 /// `on_frame_recv_callback`: END_STREAM completes a request (`requestComplete`); a client RST_STREAM is remembered.
+@inline(__always)
 private func onFrameReceived(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
@@ -79,6 +85,7 @@ private func onFrameReceived(
 }
 
 /// `on_stream_close_callback`: a stream closed, answered or reset (`streamClosed`).
+@inline(__always)
 private func onStreamClose(
     _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
@@ -102,6 +109,7 @@ func readResponseBody(
 }
 
 /// `on_frame_send_callback`: a frame went out (`frameSent`); DATA and HEADERS return before reaching the session.
+@inline(__always)
 private func onFrameSend(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
