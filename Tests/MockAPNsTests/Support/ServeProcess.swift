@@ -60,7 +60,7 @@ final class ServeProcess: @unchecked Sendable {
         process.currentDirectoryURL = directory
         let out = Pipe()
         process.standardOutput = out
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)  // opening it below fails if not
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
         let banner = Self.readBanner(out.fileHandleForReading, timeout: timeout)
