@@ -18,7 +18,7 @@ struct RunVerdictOutputOptions: ParsableArguments {
     func write(_ verdict: RunVerdict) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
-        StandardStream.output.write(verdict.terminalText(quiet: quiet, colour: colour) + "\n")
+        StandardStream.output.write(verdict.terminalText(quiet: quiet, colour: colour) + "\n", endIfClosed: false)
         var written = true
         if let junit { written = Self.write(verdict.junit, to: junit, flag: "--junit") && written }
         if let report { written = Self.write(verdict.markdown, to: report, flag: "--report") && written }

@@ -17,8 +17,9 @@ enum StandardStream {
     case output
     case error
 
-    /// Writes `text` whole.
-    func write(_ text: String) {
+    /// Writes `text` whole. `endIfClosed: false` is for a final report that must not cut short what follows it
+    /// (`run` writes its JUnit, report and record files and exits with the verdict even when nobody reads).
+    func write(_ text: String, endIfClosed: Bool = true) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
@@ -27,7 +28,7 @@ enum StandardStream {
             } else if written < 0, errno == EINTR {
                 continue
             } else {
-                if self == .output, errno == EPIPE { Self.endAsSIGPIPEWould() }
+                if written < 0, self == .output, errno == EPIPE, endIfClosed { Self.endAsSIGPIPEWould() }
                 return
             }
         }

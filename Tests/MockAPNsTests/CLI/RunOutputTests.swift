@@ -61,6 +61,20 @@ struct RunOutputTests {
         #expect(parsed.cases.first?.2 == "COMMAND exited 4")
     }
 
+    @Test("with nobody reading its output (| head -0) run still writes --junit and exits with the verdict")
+    func closedOutput() throws {
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("apns.xml").path
+        let script = #""$0" run --junit "$1" -- true | head -0; echo "run exited ${PIPESTATUS[0]}""#
+        let result = try Subprocess.run(
+            "/bin/bash", ["-c", script, CLITests.executable, junit], in: AuthTestFiles.packageRoot,
+            environment: Support.environment(), timeout: 60)
+        #expect(result.output == "run exited 0\n", "\(result.output)\(result.errors)")
+        #expect(!result.errors.contains("Fatal error"), "\(result.errors)")
+        #expect(try Self.parseJUnit(junit).tests == 1)
+    }
+
     @Test("a verdict that fails exits 1 whatever COMMAND did; JUnit, Markdown and the step summary say why")
     func failedVerdict() throws {
         let folder = try Support.folder()
