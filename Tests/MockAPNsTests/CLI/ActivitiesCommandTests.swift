@@ -59,13 +59,7 @@ struct ActivitiesCommandTests {
             try await ActivityAPITests.waitForWatchers(server, count: 1)
             let (_, token) = try await ActivityAPITests.startTaxi(server)
             _ = try await ActivityAPITests.update(server, token)
-            var output = ""
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !output.contains("pushed (applied)"), ContinuousClock.now < deadline {
-                let chunk = out.fileHandleForReading.nextChunk()
-                if chunk.isEmpty { break }
-                output += String(decoding: chunk, as: UTF8.self)
-            }
+            let output = out.fileHandleForReading.read(until: "pushed (applied)", timeout: .seconds(5))
             #expect(output.hasPrefix("CHANGE "), "\(output)")
             #expect(output.contains("\nstarted "), "\(output)")
             #expect(output.contains("\npushed (applied) "), "\(output)")

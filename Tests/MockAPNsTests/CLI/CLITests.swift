@@ -123,13 +123,7 @@ struct CLITests {
         let banner = ServeProcess.readBanner(out.fileHandleForReading)
         try #require(banner.contains("\nready"), "\(banner)")
         #expect(try Self.curlThePrintedPush(banner).1 == "200")
-        var output = banner
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !output.contains(#""sequence":1"#), ContinuousClock.now < deadline {
-            let chunk = out.fileHandleForReading.nextChunk()
-            if chunk.isEmpty { break }
-            output += String(decoding: chunk, as: UTF8.self)
-        }
+        let output = out.fileHandleForReading.read(until: #""sequence":1"#, after: banner, timeout: .seconds(10))
         let line = try #require(output.split(separator: "\n").first { $0.contains(#""sequence":1"#) }, "\(output)")
         #expect(try JSONParser.parse(String(line))["response"]?["status"] == 200)
         process.terminate()

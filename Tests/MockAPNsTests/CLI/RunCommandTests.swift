@@ -203,14 +203,8 @@ struct RunCommandTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var banner = ""
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !banner.contains("MOCK_APNS_BUNDLE_ID") && !banner.contains("MOCK_APNS_TEAM_ID="),
-            ContinuousClock.now < deadline
-        {
-            let chunk = out.fileHandleForReading.nextChunk()
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
+        let banner = out.fileHandleForReading.read(timeout: .seconds(60)) {
+            $0.contains("MOCK_APNS_BUNDLE_ID") || $0.contains("MOCK_APNS_TEAM_ID=")
         }
         #expect(banner.contains("export MOCK_APNS_URL=https://127.0.0.1:"), "\(banner)")
         // At once after the banner: a signal in the first moments must be caught too (a dispatch source armed

@@ -66,13 +66,7 @@ struct InspectionCLITests {
             defer { if process.isRunning { process.terminate() } }
             try await Task.sleep(for: .milliseconds(500))
             try await sendPush(server)
-            var output = ""
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !output.contains("Order ready"), ContinuousClock.now < deadline {
-                let chunk = out.fileHandleForReading.nextChunk()
-                if chunk.isEmpty { break }
-                output += String(decoding: chunk, as: UTF8.self)
-            }
+            let output = out.fileHandleForReading.read(until: "Order ready", timeout: .seconds(5))
             #expect(output.contains("\"Order ready\""))
         }
     }

@@ -21,6 +21,25 @@ extension FileHandle {
         }
     }
 
+    /// `text` and what arrives after it, up to the chunk that contains `marker`; less if the output ends first or
+    /// (checked between chunks) `timeout` passes.
+    func read(until marker: String, after text: String = "", timeout: Duration) -> String {
+        read(after: text, timeout: timeout) { $0.contains(marker) }
+    }
+
+    /// `text` and what arrives after it, until `done` holds for all of it, the output ends or (checked between
+    /// chunks) `timeout` passes.
+    func read(after text: String = "", timeout: Duration, until done: (String) -> Bool) -> String {
+        var text = text
+        let deadline = ContinuousClock.now + timeout
+        while !done(text), ContinuousClock.now < deadline {
+            let chunk = nextChunk()
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
     /// What one `read` returns (at most 64 KiB, waiting until something is there); empty at end of file.
     func nextChunk() -> Data {
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -38,14 +38,7 @@ final class ServeProcess: @unchecked Sendable {
     /// What a starting `mock-apns serve` prints on `handle` up to and including its "ready" line; less if the
     /// output ends first or (checked between chunks) `timeout` passes.
     static func readBanner(_ handle: FileHandle, timeout: Duration = .seconds(30)) -> String {
-        var banner = ""
-        let deadline = ContinuousClock.now + timeout
-        while !banner.contains("\nready"), ContinuousClock.now < deadline {
-            let chunk = handle.nextChunk()
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        return banner
+        handle.read(until: "\nready", timeout: timeout)
     }
 
     /// Starts `mock-apns serve arguments` in `directory` and reads its banner up to "ready" (at most `timeout`).
