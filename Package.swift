@@ -49,6 +49,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // posix_spawn and waitpid for `mock-apns run`'s COMMAND and the tests' child processes (not a product).
+        .target(name: "Spawn"),
         .target(
             name: "MockAPNsClient",
             dependencies: [
@@ -67,6 +69,7 @@ let package = Package(
             dependencies: [
                 "MockAPNs",
                 "MockAPNsClient",
+                "Spawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,6 +84,7 @@ let package = Package(
                 "MockAPNs",
                 "MockAPNsClient",
                 "MockAPNsTesting",
+                "Spawn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import MockAPNs
+import Spawn
 
 /// How the COMMAND of `mock-apns run` ended.
 enum CommandOutcome: Sendable, Equatable {
@@ -8,6 +9,14 @@ enum CommandOutcome: Sendable, Equatable {
     case signalled(Int32)
     /// `--timeout` passed; it was sent SIGTERM, then SIGKILL after a grace period.
     case timedOut(Duration)
+
+    /// How a COMMAND that ended by itself ended.
+    init(_ termination: Spawn.Termination) {
+        switch termination {
+        case .exited(let status): self = .exited(status)
+        case .signalled(let signal): self = .signalled(signal)
+        }
+    }
 
     /// Whether it counts as a success: exit status 0.
     var succeeded: Bool { self == .exited(0) }
