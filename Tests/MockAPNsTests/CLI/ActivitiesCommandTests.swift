@@ -48,7 +48,7 @@ struct ActivitiesCommandTests {
     @Test("--follow prints each change as it happens")
     func follow() async throws {
         try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: CLITests.executable)
             process.arguments = ["activities", "--follow", "--control", control.url]
             let out = Pipe()

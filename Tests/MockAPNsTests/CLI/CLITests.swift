@@ -84,7 +84,7 @@ struct CLITests {
     func serveAndStop() async throws {
         let journal = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: journal) }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["serve", "--port", "0", "--journal", journal, "--log-level", "warning"]
         process.currentDirectoryURL = AuthTestFiles.packageRoot
@@ -109,7 +109,7 @@ struct CLITests {
 
     @Test("--journal /dev/stdout (a pipe, which cannot seek) writes each record as a JSON line after the banner")
     func journalToStandardOutput() async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["serve", "--port", "0", "--control-port", "0", "--journal", "/dev/stdout", "--log-level", "warning"]
         process.currentDirectoryURL = AuthTestFiles.packageRoot

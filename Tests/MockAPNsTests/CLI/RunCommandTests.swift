@@ -153,7 +153,7 @@ struct RunCommandTests {
             mock-apns push \(Support.device) --alert hi > /dev/null && touch "\(pushed)"
             while :; do sleep 0.1; done
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["run", "--journal", journal, "--", "sh", "-c", script]
         process.environment = Support.environment()
@@ -195,7 +195,7 @@ struct RunCommandTests {
 
     @Test("without COMMAND it prints the variables to export, serves until SIGINT, then verifies and exits 0")
     func interactive() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["run"]
         process.environment = Support.environment()

@@ -95,7 +95,7 @@ struct RunRecordTests {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let portFile = folder.appendingPathComponent("port").path
-        let holder = Process()
+        let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: CLITests.executable)
         holder.arguments = ["run", "--", "sh", "-c", "echo $MOCK_APNS_PORT > '\(portFile)'; exec sleep 30"]
         holder.environment = Support.environment()

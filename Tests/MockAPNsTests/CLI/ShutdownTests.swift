@@ -28,7 +28,7 @@ struct ShutdownTests {
         let errors = directory.appendingPathComponent("stderr.txt")
         try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
 
-        let server = Process()
+        let server = ChildProcess()
         server.executableURL = URL(fileURLWithPath: CLITests.executable)
         server.arguments = ["serve", "--port", "0", "--no-control", "--scenario", scenario, "--journal", journal]
         server.currentDirectoryURL = AuthTestFiles.packageRoot
@@ -42,8 +42,8 @@ struct ShutdownTests {
         let port = try #require(
             urlLine.components(separatedBy: "https://127.0.0.1:")[1].split(separator: "/").first.flatMap { Int($0) })
 
-        func push(_ token: String) throws -> (Process, Pipe) {
-            let curl = Process()
+        func push(_ token: String) throws -> (ChildProcess, Pipe) {
+            let curl = ChildProcess()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             curl.arguments = [
                 "curl", "-sS", "--max-time", "20", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert",

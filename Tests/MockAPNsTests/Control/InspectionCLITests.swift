@@ -56,7 +56,7 @@ struct InspectionCLITests {
     @Test("--follow prints records as they arrive")
     func follow() async throws {
         try await withControlServer { server, control in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: CLITests.executable)
             process.arguments = ["requests", "--follow", "--control", control.url]
             let out = Pipe()

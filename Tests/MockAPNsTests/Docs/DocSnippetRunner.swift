@@ -148,8 +148,8 @@ enum DocSnippetRunner {
         let output = try FileHandle(forWritingTo: outputFile)
         defer { try? output.close() }
 
-        let process = Process()
-        // Foundation starts the child as the leader of its own process group, so killing the group stops the
+        let process = ChildProcess()
+        // ChildProcess starts the child as the leader of its own process group, so killing the group stops the
         // curl, server or `--follow` the script started too.
         let program = interpreter == .bash ? "/bin/bash" : ThirdPartyClients.venvPython.path
         process.executableURL = URL(fileURLWithPath: program)
@@ -186,11 +186,11 @@ enum DocSnippetRunner {
 
 /// `mock-apns serve --port 0` as a child process, from the package root; the ports are read from its banner.
 final class MockServerProcess: @unchecked Sendable {
-    let process: Process
+    let process: ChildProcess
     let apnsPort: Int
     let controlPort: Int
 
-    private init(process: Process, apnsPort: Int, controlPort: Int) {
+    private init(process: ChildProcess, apnsPort: Int, controlPort: Int) {
         self.process = process
         self.apnsPort = apnsPort
         self.controlPort = controlPort
@@ -206,7 +206,7 @@ final class MockServerProcess: @unchecked Sendable {
         executable: String = CLITests.executable, in directory: URL = AuthTestFiles.packageRoot,
         environment: [String: String]? = nil
     ) throws -> MockServerProcess {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve", "--port", "0", "--log-level", "warning"]
         process.currentDirectoryURL = directory

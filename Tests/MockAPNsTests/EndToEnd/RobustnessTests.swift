@@ -107,7 +107,7 @@ struct RobustnessTests {
         try await withTestServer { server in
             let body = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-h2load.json")
             try EndToEndTests.alert.write(to: body, atomically: true, encoding: .utf8)
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
             process.arguments = [
                 "-n", "1000", "-c", "1000", "-m", "1", "-d", body.path,

@@ -9,7 +9,7 @@ enum Nghttp {
 
     /// Runs `nghttp -v` with `arguments` and returns its output (frames and body).
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
         process.arguments = ["-v", "--timeout=5"] + arguments
         let out = Pipe()

@@ -21,7 +21,7 @@ final class ServeProcess: @unchecked Sendable {
         var status: Int?
     }
 
-    let process = Process()
+    let process = ChildProcess()
     /// What it printed up to and including "ready".
     let banner: String
     /// The TLS port from the banner.

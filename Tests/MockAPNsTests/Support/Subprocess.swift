@@ -9,7 +9,7 @@ enum Subprocess {
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         timeout: TimeInterval? = nil
     ) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

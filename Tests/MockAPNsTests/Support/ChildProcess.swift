@@ -1,0 +1,142 @@
+import Foundation
+import Spawn
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program a test starts, in the shape of Foundation's `Process` (set the properties, `run()`,
+/// `waitUntilExit()`), on `Spawn`: waited for by its process id, and given no descriptor but its standard input,
+/// output and error.
+///
+/// Not `Process`: on Linux it notices a child's exit when a socket the child inherited closes, and a program that
+/// another test starts at the same moment can inherit that socket too. In CI a test's seven curls then took 354 s
+/// instead of one: each curl's exit went unnoticed until the release build that PackageTests had started beside it
+/// ended (swift-corelibs-foundation issue 4795).
+final class ChildProcess: @unchecked Sendable {
+    /// How it ended: `terminationStatus` is then the exit status or the signal.
+    enum TerminationReason: Equatable {
+        case exit
+        case uncaughtSignal
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    var executableURL: URL?
+    var arguments: [String] = []
+    var currentDirectoryURL: URL?
+    /// Replaces the inherited environment when set.
+    var environment: [String: String]?
+    /// A `Pipe`, a `FileHandle`, or nil for `/dev/null`; by default the test process's own. The child's end of a
+    /// pipe is closed here once it has started, so reading the other end ends when the child (and whatever it
+    /// started with that end) has closed it.
+    var standardInput: Any? = FileHandle.standardInput
+    var standardOutput: Any? = FileHandle.standardOutput
+    var standardError: Any? = FileHandle.standardError
+
+    /// Its process id, once `run()` has started it. It leads a process group of its own, as with `Process`.
+    private(set) var processIdentifier: pid_t = 0
+    private let ended = NSCondition()
+    /// Set, under `ended`, when the child has ended and been reaped.
+    private var termination: Spawn.Termination?
+
+    /// Starts it; a thread of its own waits for its end.
+    func run() throws {
+        guard let executableURL else { throw Failure(description: "no executableURL") }
+        var opened: [Int32] = []
+        defer { for descriptor in opened { close(descriptor) } }
+        func descriptor(_ stream: Any?, pipeEnd: (Pipe) -> FileHandle) throws -> Int32? {
+            let standard = [FileHandle.standardInput, FileHandle.standardOutput, FileHandle.standardError]
+            switch stream {
+            case let pipe as Pipe:
+                return pipeEnd(pipe).fileDescriptor
+            case let handle as FileHandle where standard.contains { $0 === handle }:
+                return nil
+            case let handle as FileHandle where handle !== FileHandle.nullDevice:
+                return handle.fileDescriptor
+            case nil, is FileHandle:
+                let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+                guard null >= 0 else { throw Failure(description: "/dev/null: \(String(cString: strerror(errno)))") }
+                opened.append(null)
+                return null
+            case let other?:
+                throw Failure(description: "a standard stream must be a Pipe, a FileHandle or nil, not \(type(of: other))")
+            }
+        }
+        let input = try descriptor(standardInput) { $0.fileHandleForReading }
+        let output = try descriptor(standardOutput) { $0.fileHandleForWriting }
+        let errors = try descriptor(standardError) { $0.fileHandleForWriting }
+        do {
+            processIdentifier = try Spawn.start(
+                executableURL.path, arguments: [executableURL.path] + arguments,
+                environment: environment ?? ProcessInfo.processInfo.environment,
+                directory: currentDirectoryURL?.path, standardInput: input, standardOutput: output,
+                standardError: errors, ownProcessGroup: true)
+        } catch {
+            throw Failure(description: "\(executableURL.path): cannot start it: \(error)")
+        }
+        for case let pipe as Pipe in [standardOutput, standardError] { try? pipe.fileHandleForWriting.close() }
+        if let pipe = standardInput as? Pipe { try? pipe.fileHandleForReading.close() }
+
+        let pid = processIdentifier
+        Thread.detachNewThread { [self] in
+            Spawn.waitUntilEnded(pid)
+            ended.lock()
+            termination = Spawn.wait(pid)  // reaped under the lock, so `signal` never reaches a reused id
+            ended.broadcast()
+            ended.unlock()
+        }
+    }
+
+    /// Whether it has started and not yet ended.
+    var isRunning: Bool {
+        ended.lock()
+        defer { ended.unlock() }
+        return processIdentifier != 0 && termination == nil
+    }
+
+    /// Blocks until it has ended.
+    func waitUntilExit() {
+        ended.lock()
+        while termination == nil { ended.wait() }
+        ended.unlock()
+    }
+
+    /// Its exit status, or the signal that ended it (see `terminationReason`); only once it has ended.
+    var terminationStatus: Int32 {
+        switch endedTermination {
+        case .exited(let status), .signalled(let status): status
+        }
+    }
+
+    var terminationReason: TerminationReason {
+        if case .signalled = endedTermination { return .uncaughtSignal }
+        return .exit
+    }
+
+    /// Sends SIGTERM, if it is still running.
+    func terminate() {
+        signal(SIGTERM)
+    }
+
+    /// Sends SIGINT, if it is still running.
+    func interrupt() {
+        signal(SIGINT)
+    }
+
+    /// Sends `number`, if it is still running.
+    func signal(_ number: Int32) {
+        ended.lock()
+        defer { ended.unlock() }
+        if processIdentifier != 0, termination == nil { kill(processIdentifier, number) }
+    }
+
+    private var endedTermination: Spawn.Termination {
+        ended.lock()
+        defer { ended.unlock() }
+        guard let termination else { preconditionFailure("the process has not ended") }
+        return termination
+    }
+}
