@@ -16,11 +16,15 @@ struct TestSummaryScriptTests {
     func failures() throws {
         let log = """
             ◇ Test "answers 200" started.
+            ◇ Test "lists the skipped tests" started.
+            ✔ Test "lists the skipped tests" passed after 0.1 seconds.
+            ◇ Test "what recorded an issue: says so" started.
             ✘ Test "answers 200" recorded an issue at A.swift:3:9: Expectation failed: (status → 400) == 200
             ↳ the body
             ✘ Test "answers 200" failed after 0.1 seconds with 1 issue.
             ➜ Test "needs the venv" skipped: "needs .venv-clients/"
             ✘ Test "waits" recorded an issue at B.swift:7:5: Time limit was exceeded: 60.000 seconds
+            ✘ Test floods(kind:) recorded an issue with 1 argument kind → "ping" at C.swift:9:9: Expectation failed
             ✘ Test run with 3 tests in 1 suite failed after 1.0 seconds with 2 issues.
             """
         let result = try Self.summarize(log)
@@ -32,17 +36,21 @@ struct TestSummaryScriptTests {
                   "needs the venv" skipped: "needs .venv-clients/"
                 scripts/test: enable them with Tests/clients/setup.sh (third-party clients, Python snippets) and \
                 MOCK_APNS_PACKAGE_TEST=1 (the packaged binary); .ci/run does both.
-                scripts/test: 2 failed expectation(s), as reported above:
+                scripts/test: 3 failed expectation(s), as reported above:
                   "answers 200" recorded an issue at A.swift:3:9: Expectation failed: (status → 400) == 200
                   "waits" recorded an issue at B.swift:7:5: Time limit was exceeded: 60.000 seconds
+                  floods(kind:) recorded an issue with 1 argument kind → "ping" at C.swift:9:9: Expectation failed
 
                 """)
     }
 
-    @Test("a clean run says only that nothing was skipped; a long list of failures stops at 50")
+    @Test("a clean run says only that nothing was skipped; an XCTest skip counts; a long list of failures stops at 50")
     func cleanAndLong() throws {
-        let clean = try Self.summarize("✔ Test run with 3 tests in 1 suite passed after 1.0 seconds.\n")
+        let clean = try Self.summarize(
+            "Test Case '-[A b]' passed (0.1 seconds).\n✔ Test run with 3 tests in 1 suite passed after 1.0 seconds.\n")
         #expect(clean.output == "\nscripts/test: no test skipped.\n")
+        let xcTest = try Self.summarize("Test Case '-[A b]' skipped (0.001 seconds).\n")
+        #expect(xcTest.output.contains("scripts/test: 1 test(s) skipped:\n  Case '-[A b]' skipped (0.001 seconds).\n"))
 
         let many = (1...55).map { "✘ Test \"t\($0)\" recorded an issue at A.swift:\($0):1: Expectation failed" }
         let long = try Self.summarize(many.joined(separator: "\n"))
