@@ -68,8 +68,9 @@ final class ChildProcess: @unchecked Sendable {
         let input = try descriptor(standardInput) { $0.fileHandleForReading }
         let output = try descriptor(standardOutput) { $0.fileHandleForWriting }
         let errors = try descriptor(standardError) { $0.fileHandleForWriting }
+        let pid: pid_t
         do {
-            processIdentifier = try Spawn.start(
+            pid = try Spawn.start(
                 executableURL.path, arguments: [executableURL.path] + arguments,
                 environment: environment ?? ProcessInfo.processInfo.environment,
                 directory: currentDirectoryURL?.path, standardInput: input, standardOutput: output,
@@ -80,7 +81,9 @@ final class ChildProcess: @unchecked Sendable {
         for case let pipe as Pipe in [standardOutput, standardError] { try? pipe.fileHandleForWriting.close() }
         if let pipe = standardInput as? Pipe { try? pipe.fileHandleForReading.close() }
 
-        let pid = processIdentifier
+        ended.lock()
+        processIdentifier = pid
+        ended.unlock()
         Thread.detachNewThread { [self] in
             Spawn.waitUntilEnded(pid)
             ended.lock()
