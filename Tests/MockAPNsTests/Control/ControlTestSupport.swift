@@ -74,13 +74,14 @@ func sendPush(
     }
 }
 
-/// Runs blocking work (a curl or mock-apns process) on a Dispatch thread and awaits it.
+/// Runs blocking work (a curl, a mock-apns process, a build) on a thread of its own and awaits it.
 ///
 /// The control API's handlers run on Swift's concurrency pool (two threads on a two-core machine): a test that
 /// blocked a pool thread waiting for a process that calls the control API could starve the very handler it
-/// waits for.
+/// waits for. Not on Dispatch's global queues either: on Linux they share a worker limit of about one per core with
+/// the pool, so blocking them starves every other test just the same.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }

@@ -126,15 +126,6 @@ enum DocSnippetRunner {
         try await offPool { try runBlocking(script, interpreter: interpreter, server: server, timeout: timeout) }
     }
 
-    /// Runs blocking work on a thread of its own, so that waiting for a process never holds a thread that other
-    /// tests need: not one of the cooperative pool's, nor one of Dispatch's global queues (on Linux those share a
-    /// worker limit of about one per core with the pool, so blocking them starves every other test).
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
     private static func runBlocking(
         _ script: String, interpreter: Interpreter, server: MockServerProcess, timeout: TimeInterval
     ) throws -> Outcome {
@@ -243,7 +234,7 @@ final class MockServerProcess: @unchecked Sendable {
     /// `stop()` on a thread outside the cooperative pool: a graceful shutdown may take seconds, and a blocked
     /// pool thread would hold up every other test.
     func stopOffPool() async {
-        _ = try? await DocSnippetRunner.offPool { self.stop() }
+        _ = try? await offPool { self.stop() }
     }
 
     /// Collects a pipe's text on its own thread.

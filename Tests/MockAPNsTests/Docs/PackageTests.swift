@@ -23,7 +23,7 @@ struct PackageTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        let packaged = try await DocSnippetRunner.offPool {
+        let packaged = try await offPool {
             try Subprocess.run(root.appendingPathComponent("scripts/package").path, ["--output", work.path], in: root)
         }
         try #require(packaged.status == 0, "scripts/package failed:\n\(packaged.errors)")
@@ -64,13 +64,13 @@ struct PackageTests {
         let jwt = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(token.status == 0 && !jwt.isEmpty, "\(token.errors)")
 
-        let server = try await DocSnippetRunner.offPool {
+        let server = try await offPool {
             try MockServerProcess.start(executable: binary, in: folder, environment: bare)
         }
         let controlPort = server.controlPort
         let answers: Result<(Curl.Response, (status: Int32, output: String, errors: String)), any Error>
         do {
-            answers = .success(try await DocSnippetRunner.offPool {
+            answers = .success(try await offPool {
                 let push = try Curl.request(
                     port: server.apnsPort, path: "/3/device/\(DocSnippetRunner.token)",
                     headers: [

@@ -35,11 +35,7 @@ enum Subprocess {
     static func runOnOwnThread(
         _ executable: String, _ arguments: [String], timeout: TimeInterval? = nil
     ) async throws -> (status: Int32, output: String, errors: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) })
-            }
-        }
+        try await offPool { try run(executable, arguments, timeout: timeout) }
     }
 
     private final class ErrorCollector: @unchecked Sendable {
