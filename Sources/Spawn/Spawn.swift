@@ -33,11 +33,23 @@ package enum Spawn {
     /// Starts `executable` (a path) with `arguments` (the first one is the program's name, `argv[0]`) and
     /// `environment`, in `directory` if given. `standardInput`, `standardOutput` and `standardError` are the
     /// descriptors it gets as 0, 1 and 2 (nil: ours); nothing else is inherited. With `ownProcessGroup` it leads a
-    /// process group of its own, so that `kill(-pid, …)` reaches whatever it starts.
+    /// process group of its own, so that `kill(-pid, …)` reaches whatever it starts. `whenEnded` is called, on the
+    /// thread that waits for it, once it has ended.
     package static func start(
         _ executable: String, arguments: [String], environment: [String: String], directory: String? = nil,
         standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil,
-        ownProcessGroup: Bool = false
+        ownProcessGroup: Bool = false, whenEnded: (@Sendable (Termination) -> Void)? = nil
+    ) throws(Failure) -> SpawnedChild {
+        let pid = try spawn(
+            executable, arguments: arguments, environment: environment, directory: directory,
+            standardInput: standardInput, standardOutput: standardOutput, standardError: standardError,
+            ownProcessGroup: ownProcessGroup)
+        return SpawnedChild(pid: pid, whenEnded: whenEnded)
+    }
+
+    private static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String], directory: String?,
+        standardInput: Int32?, standardOutput: Int32?, standardError: Int32?, ownProcessGroup: Bool
     ) throws(Failure) -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -82,14 +94,14 @@ package enum Spawn {
 
     /// Blocks until `pid` has ended, without reaping it: its id stays taken, so a `kill` before `wait` cannot reach
     /// another process that was given the same id.
-    package static func waitUntilEnded(_ pid: pid_t) {
+    static func waitUntilEnded(_ pid: pid_t) {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
     }
 
     /// Blocks until `pid` ends, reaps it, and says how it ended (decoding the wait status as `WIFEXITED` and
     /// `WTERMSIG` do: Swift cannot import those macros). `exited(-1)` if `pid` is not a child of this process.
-    package static func wait(_ pid: pid_t) -> Termination {
+    static func wait(_ pid: pid_t) -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { return .exited(-1) }

@@ -13,7 +13,7 @@ final class RunChild: Sendable {
     /// How long a COMMAND past `--timeout` has between SIGTERM and SIGKILL.
     static let killGrace = Duration.seconds(5)
 
-    private let pid: pid_t
+    private let child: SpawnedChild
     private let timedOut = NIOLockedValueBox(false)
     private let exit: Task<CommandOutcome, Never>
 
@@ -22,25 +22,23 @@ final class RunChild: Sendable {
         let executable = try Self.executable(arguments[0], path: environment["PATH"])
         // Spawn gives COMMAND every signal at its default (so it sees the SIGTERM of `--timeout` and of CI) and no
         // descriptor but standard input, output and error: a background grandchild cannot keep the mock's ports.
-        let pid: pid_t
+        let (ended, continuation) = AsyncStream<CommandOutcome>.makeStream()
         do {
-            pid = try Spawn.start(executable, arguments: arguments, environment: environment)
+            child = try Spawn.start(executable, arguments: arguments, environment: environment) { termination in
+                continuation.yield(CommandOutcome(termination))
+                continuation.finish()
+            }
         } catch {
             throw CLIError("COMMAND \(executable): cannot start it: \(error)")
         }
-        self.pid = pid
-        let (ended, continuation) = AsyncStream<CommandOutcome>.makeStream()
-        Thread.detachNewThread {
-            continuation.yield(CommandOutcome(Spawn.wait(pid)))
-            continuation.finish()
-        }
+        let child = child
         let timedOut = self.timedOut
         let watchdog = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             timedOut.withLockedValue { $0 = true }
-            kill(pid, SIGTERM)
+            child.signal(SIGTERM)
             guard (try? await Task.sleep(for: Self.killGrace)) != nil else { return }
-            kill(pid, SIGKILL)
+            child.signal(SIGKILL)
         }
         exit = Task {
             var outcome = CommandOutcome.exited(-1)
@@ -52,7 +50,7 @@ final class RunChild: Sendable {
 
     /// Sends `signal` to COMMAND (SIGINT and SIGTERM that `run` received go there first).
     func send(_ signal: Int32) {
-        kill(pid, signal)
+        child.signal(signal)
     }
 
     /// Waits for COMMAND to end.

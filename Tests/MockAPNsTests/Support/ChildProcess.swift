@@ -36,11 +36,13 @@ final class ChildProcess: @unchecked Sendable {
     var standardOutput: Any? = FileHandle.standardOutput
     var standardError: Any? = FileHandle.standardError
 
-    /// Its process id, once `run()` has started it. It leads a process group of its own, as with `Process`.
-    private(set) var processIdentifier: pid_t = 0
-    private let ended = NSCondition()
-    /// Set, under `ended`, when the child has ended and been reaped.
-    private var termination: Spawn.Termination?
+    /// Set once `run()` has started it; `lock` guards it, read from other threads.
+    private var child: SpawnedChild?
+    private let lock = NSLock()
+
+    /// Its process id, once `run()` has started it (0 before). It leads a process group of its own, as with
+    /// `Process`.
+    var processIdentifier: pid_t { started?.pid ?? 0 }
 
     /// Starts it; a thread of its own waits for its end.
     func run() throws {
@@ -68,9 +70,9 @@ final class ChildProcess: @unchecked Sendable {
         let input = try descriptor(standardInput) { $0.fileHandleForReading }
         let output = try descriptor(standardOutput) { $0.fileHandleForWriting }
         let errors = try descriptor(standardError) { $0.fileHandleForWriting }
-        let pid: pid_t
+        let child: SpawnedChild
         do {
-            pid = try Spawn.start(
+            child = try Spawn.start(
                 executableURL.path, arguments: [executableURL.path] + arguments,
                 environment: environment ?? ProcessInfo.processInfo.environment,
                 directory: currentDirectoryURL?.path, standardInput: input, standardOutput: output,
@@ -80,31 +82,19 @@ final class ChildProcess: @unchecked Sendable {
         }
         for case let pipe as Pipe in [standardOutput, standardError] { try? pipe.fileHandleForWriting.close() }
         if let pipe = standardInput as? Pipe { try? pipe.fileHandleForReading.close() }
-
-        ended.lock()
-        processIdentifier = pid
-        ended.unlock()
-        Thread.detachNewThread { [self] in
-            Spawn.waitUntilEnded(pid)
-            ended.lock()
-            termination = Spawn.wait(pid)  // reaped under the lock, so `signal` never reaches a reused id
-            ended.broadcast()
-            ended.unlock()
-        }
+        lock.withLock { self.child = child }
     }
 
     /// Whether it has started and not yet ended.
     var isRunning: Bool {
-        ended.lock()
-        defer { ended.unlock() }
-        return processIdentifier != 0 && termination == nil
+        guard let started else { return false }
+        return started.termination == nil
     }
 
     /// Blocks until it has ended.
     func waitUntilExit() {
-        ended.lock()
-        while termination == nil { ended.wait() }
-        ended.unlock()
+        guard let started else { preconditionFailure("the process has not started") }
+        started.waitUntilEnded()
     }
 
     /// Its exit status, or the signal that ended it (see `terminationReason`); only once it has ended.
@@ -131,15 +121,13 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends `number`, if it is still running.
     func signal(_ number: Int32) {
-        ended.lock()
-        defer { ended.unlock() }
-        if processIdentifier != 0, termination == nil { kill(processIdentifier, number) }
+        started?.signal(number)
     }
 
+    private var started: SpawnedChild? { lock.withLock { child } }
+
     private var endedTermination: Spawn.Termination {
-        ended.lock()
-        defer { ended.unlock() }
-        guard let termination else { preconditionFailure("the process has not ended") }
+        guard let termination = started?.termination else { preconditionFailure("the process has not ended") }
         return termination
     }
 }
