@@ -51,6 +51,14 @@ struct Requests: AsyncParsableCommand {
     @Option(name: .long, help: "Only device outcomes without warnings (none) or with some (some).")
     var warnings: String?
 
+    @Option(
+        name: .customLong("query"),
+        help: ArgumentHelp(
+            "Only records matching this search: fields (status:4xx, reason:, token:, topic:, type:, priority:, rule:, "
+                + "apns-id:, collapse-id:, connection:, device:), payload words, \"quoted phrases\", - to negate.",
+            valueName: "search"))
+    var search: String?
+
     @Option(name: .long, help: "Only records after this sequence number.")
     var since: UInt64?
 
@@ -58,6 +66,15 @@ struct Requests: AsyncParsableCommand {
     var limit: Int?
 
     @OptionGroup var control: ControlOptions
+
+    func validate() throws {
+        guard let search else { return }
+        do throws(RecordSearch.Failure) {
+            _ = try RecordSearch(search)
+        } catch {
+            throw ValidationError("--query: \(error)")
+        }
+    }
 
     func run() async throws {
         var query = JournalQuery(
@@ -68,6 +85,7 @@ struct Requests: AsyncParsableCommand {
             var parameters = query.parameters
             if let device { parameters.append(("device", device)) }
             if let warnings { parameters.append(("warnings", warnings)) }
+            if let search { parameters.append(("q", search)) }
             query = try JournalQuery.parse(parameters).query
         } catch {
             throw CLIError(error.message)

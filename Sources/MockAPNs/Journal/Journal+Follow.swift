@@ -8,8 +8,9 @@ extension Journal {
     func follow(_ query: JournalQuery, deliver: @escaping @Sendable (JournalRecord) -> Void)
         -> (replay: [JournalRecord], observer: UInt64)
     {
+        let matches = query.matcher
         let observer = addObserver { record in
-            if query.matches(record) { deliver(record) }
+            if matches(record) { deliver(record) }
         }
         var replayQuery = query
         replayQuery.limit = nil

@@ -4,7 +4,7 @@ extension Journal {
 
     /// The records matching `query`, oldest first; with a `limit`, the newest that many.
     public func records(matching query: JournalQuery) -> [JournalRecord] {
-        let matching = window(for: query).filter(query.matches)
+        let matching = window(for: query).filter(query.matcher)
         guard let limit = query.limit, matching.count > limit else { return matching }
         return Array(matching.suffix(limit))
     }
@@ -17,9 +17,7 @@ extension Journal {
             let failed = query.mismatches(record)
             guard failed.count == 1, let field = failed.first, let expected = query.expected(field) else { continue }
             misses.append(
-                NearMiss(
-                    record: record, field: field, expected: expected,
-                    actual: JournalQuery.actual(field, in: record)))
+                NearMiss(record: record, field: field, expected: expected, actual: query.actualText(field, in: record)))
             if misses.count == limit { break }
         }
         return misses

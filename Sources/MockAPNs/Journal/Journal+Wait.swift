@@ -6,8 +6,9 @@ extension Journal {
     public func waitForRecords(matching query: JournalQuery, count: Int, timeout: Duration) async -> RecordWaitResult {
         // Found records by sequence number: one that comes both from the observer and the window counts once.
         let waiter = Waiter<[UInt64: JournalRecord]>([:])
+        let matches = query.matcher
         @Sendable func offer(_ record: JournalRecord) {
-            guard query.matches(record) else { return }
+            guard matches(record) else { return }
             waiter.update { found in
                 found[record.sequence] = record
                 return found.count >= count

@@ -21,52 +21,45 @@ extension JournalQuery: FilterQuery {
     /// Sets the filter `name` from its text, or throws a 400 that names it (`FilterQuery.parse` calls it).
     public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
         switch name {
-        case "token":
-            guard let valid = DeviceToken(value) else {
-                throw .badRequest("token must be an even number of hex digits (a device token), got '\(value)'")
-            }
-            token = valid.hex
-        case "topic": topic = value
-        case "pushType":
-            guard APNsPushType.named(value) != nil else {
-                let names = APNsPushType.all.map(\.name).joined(separator: ", ")
-                throw .badRequest("pushType must be one of: \(names); got '\(value)'")
-            }
-            pushType = value
-        case "apnsID": apnsID = value
-        case "status":
-            guard let number = Int(value), (100...599).contains(number) else {
-                throw .badRequest("status must be an HTTP status from 100 to 599, such as 200 or 410; got '\(value)'")
-            }
-            status = number
-        case "reason": reason = value
-        case "accepted":
-            guard value == "true" || value == "false" else {
-                throw .badRequest("accepted must be true or false, got '\(value)'")
-            }
-            accepted = value == "true"
-        case "connection": connection = try Self.unsigned(name, value)
-        case "device":
-            guard let kind = DeviceOutcome.Kind(rawValue: value) else {
-                let names = DeviceOutcome.Kind.allCases.map(\.rawValue)
-                throw .badRequest(
-                    "device must be one of: \(names.joined(separator: ", ")); got '\(value)'"
-                        + NameSuggestion.hint(for: value, among: names))
-            }
-            device = kind
-        case "warnings":
-            guard value == "none" || value == "some" else {
-                throw .badRequest("warnings must be none or some, got '\(value)'")
-            }
-            deviceWarnings = value == "some"
         case "since": since = try Self.unsigned(name, value)
         case "limit":
             guard let number = Int(value), number >= 1 else {
                 throw .badRequest("limit must be a whole number of at least 1, got '\(value)'")
             }
             limit = number
+        case "q":
+            do throws(RecordSearch.Failure) {
+                search = try RecordSearch(value)
+            } catch {
+                throw .badRequest("q: \(error)")
+            }
+        case "status":
+            guard let number = Int(value), (100...599).contains(number) else {
+                throw .badRequest("status must be an HTTP status from 100 to 599, such as 200 or 410; got '\(value)'")
+            }
+            status = number
         default:
-            throw Self.unknownFilter(name)
+            guard let field = Field(rawValue: name)?.termField else { throw Self.unknownFilter(name) }
+            switch MatchTerm.check(field, value, named: name) {
+            case .success(let checked): set(field, checked)
+            case .failure(let problem): throw .badRequest(problem.message)
+            }
+        }
+    }
+
+    /// Sets the filter of `field` to a value `MatchTerm.check` made canonical.
+    private mutating func set(_ field: MatchTerm.Field, _ value: String) {
+        switch field {
+        case .token: token = value
+        case .topic: topic = value
+        case .type: pushType = value
+        case .apnsID: apnsID = value
+        case .reason: reason = value
+        case .accepted: accepted = value == "true"
+        case .connection: connection = UInt64(value)
+        case .device: device = DeviceOutcome.Kind(rawValue: value)
+        case .warnings: deviceWarnings = value == "some"
+        case .status, .priority, .rule, .collapseID, .text: break
         }
     }
 

@@ -1,8 +1,10 @@
 /// Which journal records a query, a wait or a stream is about: every field given must match.
 ///
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
-/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `since`, `limit`) and as command-line
-/// options of `mock-apns requests`.
+/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `limit`) and as command-line
+/// options of `mock-apns requests`. A query is the URL and Swift spelling of one `RuleMatch` (`match`): every
+/// filter, and every word of `search`, is a `MatchTerm`, so filters, waits, streams and expectations test a
+/// record in one place.
 public struct JournalQuery: Sendable, Hashable {
     /// The device token (compared case-insensitively).
     public var token: String?
@@ -26,6 +28,8 @@ public struct JournalQuery: Sendable, Hashable {
     /// Whether the phone's outcome carries warnings (`false`: applied with nothing that looked wrong); a record
     /// without a device part never matches. Written `warnings=none` or `warnings=some`.
     public var deviceWarnings: Bool?
+    /// The search text (`q=status:4xx -reason:BadDeviceToken`): fields, payload words and phrases, `-` to negate.
+    public var search: RecordSearch?
     /// Only records whose sequence number is greater than this one.
     public var since: UInt64?
     /// At most this many records, the newest ones.
@@ -35,7 +39,8 @@ public struct JournalQuery: Sendable, Hashable {
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
         status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
-        device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, since: UInt64? = nil, limit: Int? = nil
+        device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, search: RecordSearch? = nil,
+        since: UInt64? = nil, limit: Int? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -47,6 +52,7 @@ public struct JournalQuery: Sendable, Hashable {
         self.connection = connection
         self.device = device
         self.deviceWarnings = deviceWarnings
+        self.search = search
         self.since = since
         self.limit = limit
     }
@@ -73,13 +79,23 @@ public struct JournalQuery: Sendable, Hashable {
         case device
         /// Whether the phone's outcome carries warnings.
         case warnings
+        /// The search text's words (`q`).
+        case search = "q"
     }
 
     /// Whether `record` is in the window (`since`) and matches every field given.
-    public func matches(_ record: JournalRecord) -> Bool {
-        if let since, record.sequence <= since { return false }
-        for field in Field.allCases where !fieldMatches(field, record) { return false }
-        return true
+    ///
+    /// Builds the matcher each time: to test many records, take `matcher` once.
+    public func matches(_ record: JournalRecord) -> Bool { matcher(record) }
+
+    /// The test of `matches(_:)` built once: the window and `match`.
+    public var matcher: @Sendable (JournalRecord) -> Bool {
+        let since = self.since
+        let match = self.match
+        return { record in
+            if let since, record.sequence <= since { return false }
+            return match.matches(record)
+        }
     }
 
     /// The fields given that `record` does not match, in `Field` order.
@@ -89,39 +105,17 @@ public struct JournalQuery: Sendable, Hashable {
 
     /// Whether the query leaves `field` open or `record` matches it.
     public func fieldMatches(_ field: Field, _ record: JournalRecord) -> Bool {
-        switch field {
-        case .token:
-            guard let token else { return true }
-            return record.deviceToken.map { Self.equalIgnoringCase($0, token) } ?? false
-        case .topic:
-            guard let topic else { return true }
-            return record.topic == topic
-        case .pushType:
-            guard let pushType else { return true }
-            return record.pushType == pushType
-        case .apnsID:
-            guard let apnsID else { return true }
-            let answered = record.response.map { Self.equalIgnoringCase($0.apnsID, apnsID) } ?? false
-            return answered || record.requestAPNsID.map { Self.equalIgnoringCase($0, apnsID) } ?? false
-        case .status:
-            guard let status else { return true }
-            return record.response?.status == status
-        case .reason:
-            guard let reason else { return true }
-            return record.reason == reason
-        case .accepted:
-            guard let accepted else { return true }
-            return record.accepted == accepted
-        case .connection:
-            guard let connection else { return true }
-            return record.connectionID == connection
-        case .device:
-            guard let device else { return true }
-            return record.device?.kind == device
-        case .warnings:
-            guard let deviceWarnings else { return true }
-            return record.device.map { $0.warnings.isEmpty != deviceWarnings } ?? false
-        }
+        terms(for: field).allSatisfy { $0.passes(record) }
+    }
+
+    /// The query as the one record matcher: a `RuleMatch` of its filters and search terms, in `Field` order
+    /// (`since` and `limit` choose a window instead).
+    public var match: RuleMatch { RuleMatch(terms: Field.allCases.flatMap(terms(for:))) }
+
+    /// The terms `field` stands for: none when it is left open; the search's words for `search`.
+    func terms(for field: Field) -> [MatchTerm] {
+        guard let termField = field.termField else { return search?.terms ?? [] }
+        return expected(field).map { [MatchTerm(field: termField, value: $0)] } ?? []
     }
 
     /// What the query asks of `field`, as text; `nil` when the field is left open.
@@ -137,28 +131,41 @@ public struct JournalQuery: Sendable, Hashable {
         case .connection: connection.map(String.init)
         case .device: device?.rawValue
         case .warnings: deviceWarnings.map { $0 ? "some" : "none" }
+        case .search: search?.text
         }
     }
 
-    /// What `record` has for `field`, as text (`none` when it has nothing there).
-    public static func actual(_ field: Field, in record: JournalRecord) -> String {
-        let value: String? =
-            switch field {
-            case .token: record.deviceToken
-            case .topic: record.topic
-            case .pushType: record.pushType
-            case .apnsID: record.response?.apnsID ?? record.requestAPNsID
-            case .status: record.response.map { String($0.status) }
-            case .reason: record.reason
-            case .accepted: record.accepted ? "true" : "false"
-            case .connection: String(record.connectionID)
-            case .device: record.device?.summary
-            case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
-            }
-        return value ?? "none"
+    /// What `record` has for `field`, as text (`none` when it has nothing there); for `search`, what it has in
+    /// the fields of the search's words that it fails (`status:200`).
+    public func actualText(_ field: Field, in record: JournalRecord) -> String {
+        guard field == .search else { return Self.actual(field, in: record) }
+        let failed = terms(for: .search).filter { !$0.passes(record) }
+        return failed.map { "\($0.fieldName):\($0.actualText(record))" }.joined(separator: " ")
     }
 
-    private static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
-        a.count == b.count && a.lowercased() == b.lowercased()
+    /// What `record` has for `field`, as text (`none` when it has nothing there); for `search`, which has no
+    /// field of its own, the record's summary line.
+    public static func actual(_ field: Field, in record: JournalRecord) -> String {
+        guard let termField = field.termField else { return record.summaryLine }
+        return MatchTerm(field: termField, value: "").actualText(record)
+    }
+}
+
+extension JournalQuery.Field {
+    /// The record field a filter tests; `nil` for `search`, whose words name their own.
+    var termField: MatchTerm.Field? {
+        switch self {
+        case .token: .token
+        case .topic: .topic
+        case .pushType: .type
+        case .apnsID: .apnsID
+        case .status: .status
+        case .reason: .reason
+        case .accepted: .accepted
+        case .connection: .connection
+        case .device: .device
+        case .warnings: .warnings
+        case .search: nil
+        }
     }
 }

@@ -18,8 +18,12 @@ extension RuleMatch {
         }
         var words = token.map { "to \(JournalRecord.shortToken($0))" } ?? ""
         if !with.isEmpty { words += (words.isEmpty ? "with " : " with ") + with.joined(separator: ", ") }
+        if !terms.isEmpty { words += (words.isEmpty ? "matching " : " matching ") + searchText }
         return words.isEmpty ? "any request" : words
     }
+
+    /// The record terms as search text (`status:4xx -reason:BadDeviceToken`), which `requests --query` takes.
+    var searchText: String { terms.map(\.text).joined(separator: " ") }
 
     /// What `field` asks for, as text.
     func expectedText(_ field: RuleMatchField) -> String {
@@ -31,11 +35,13 @@ extension RuleMatch {
         case .payload(let path): payload[path]?.jsonText ?? "any"
         case .condition(let subject): conditions[subject]?.scenarioJSON.jsonText ?? "any"
         case .device: device?.expectedText ?? "any"
+        case .term(let term): term.expectedText
         }
     }
 
     /// What `record` has for `field`, as text: `absent` when it has nothing there.
     static func actualText(_ field: RuleMatchField, _ record: JournalRecord, payload: JSONValue??) -> String {
+        if case .term(let term) = field { return term.actualText(record) }
         guard let subject = field.subject else { return DeviceCondition.actualText(record.device) }
         // A literal pushType compares `alert` when the header is absent; say so.
         if field == .pushType, record.request.fields.pushType == nil { return "absent (taken as alert)" }
@@ -79,10 +85,13 @@ extension RuleMatchField {
         case .header(let name): .header(name)
         case .payload(let path): .payload(path)
         case .condition(let subject): subject
-        case .device: nil
+        case .device, .term: nil
         }
     }
 
     /// The field as a message names it.
-    var name: String { subject?.name ?? "device outcome" }
+    var name: String {
+        if case .term(let term) = self { return term.fieldName }
+        return subject?.name ?? "device outcome"
+    }
 }

@@ -14,6 +14,8 @@ public enum RuleMatchField: Sendable, Hashable {
     case condition(MatchSubject)
     /// The `device` condition: what the simulated phone did (expectations only).
     case device
+    /// A test on the record (`terms`).
+    case term(MatchTerm)
 }
 
 extension RuleMatch {
@@ -24,25 +26,32 @@ extension RuleMatch {
     /// - Parameter payload: the parsed body, shared by the matches tested against one request: `nil` until one of
     ///   them needs it, then `.some(nil)` when the body is not JSON.
     func matches(_ request: APNsRequest.Content, payload: inout JSONValue??) -> Bool {
-        test(request, device: nil, payload: &payload) { _ in false }
+        test(request, record: nil, payload: &payload) { _ in false }
     }
 
     /// Whether the recorded request matches every field given, its device part included.
     func matches(_ record: JournalRecord, payload: inout JSONValue??) -> Bool {
-        test(record.request, device: record.device, payload: &payload) { _ in false }
+        test(record.request, record: record, payload: &payload) { _ in false }
+    }
+
+    /// Whether the recorded request matches every field given, its device part and record terms included.
+    public func matches(_ record: JournalRecord) -> Bool {
+        var payload: JSONValue??
+        return matches(record, payload: &payload)
     }
 
     /// The fields `record` fails, in the order the matcher tests them; empty when it matches.
     func mismatches(_ record: JournalRecord, payload: inout JSONValue??) -> [RuleMatchField] {
-        mismatches(record.request, device: record.device, payload: &payload)
+        mismatches(record.request, record: record, payload: &payload)
     }
 
-    /// The fields `request`, with the phone's `device` outcome if any, fails, in the order the matcher tests them.
+    /// The fields `request` fails, in the order the matcher tests them; undecided, it fails a `device` condition
+    /// and every term (`record`, once decided, has what they test).
     func mismatches(
-        _ request: APNsRequest.Content, device: DeviceOutcome? = nil, payload: inout JSONValue??
+        _ request: APNsRequest.Content, record: JournalRecord? = nil, payload: inout JSONValue??
     ) -> [RuleMatchField] {
         var failed: [RuleMatchField] = []
-        _ = test(request, device: device, payload: &payload) { field in
+        _ = test(request, record: record, payload: &payload) { field in
             failed.append(field)
             return true
         }
@@ -50,10 +59,14 @@ extension RuleMatch {
     }
 
     /// Tests `request` field by field, telling `failure` each field it fails; `failure` answers whether to go on.
-    /// Returns whether every field passed. The only place the meaning of a match is written down.
+    /// Returns whether every field passed. The only place the meaning of a match is written down (each record
+    /// term's in `MatchTerm`).
+    ///
+    /// - Parameter record: the record of `request` once it was decided; `nil` before (a scripted rule's match),
+    ///   which fails a `device` condition and every term.
     @inline(__always)
     private func test(
-        _ request: APNsRequest.Content, device: DeviceOutcome?, payload: inout JSONValue??,
+        _ request: APNsRequest.Content, record: JournalRecord?, payload: inout JSONValue??,
         failure: (RuleMatchField) -> Bool
     ) -> Bool {
         var passed = true
@@ -79,7 +92,10 @@ extension RuleMatch {
         for (subject, condition) in conditions where !condition.passes(subject, request, payload ?? nil) {
             if !fail(.condition(subject)) { return false }
         }
-        if let condition = self.device, !condition.passes(device), !fail(.device) { return false }
+        if let condition = self.device, !condition.passes(record?.device), !fail(.device) { return false }
+        for term in terms where !(record.map(term.passes) ?? false) {
+            if !fail(.term(term)) { return false }
+        }
         return passed
     }
 }

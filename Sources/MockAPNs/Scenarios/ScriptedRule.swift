@@ -41,16 +41,21 @@ public struct RuleMatch: Sendable {
     /// What the simulated phone must have done with the push: for `expect:` only. The phone decides after the
     /// APNs answer a rule gives, so the loader refuses it in `rules[].match`, and a rule given one never applies.
     public var device: DeviceCondition?
+    /// Tests on the record: what was answered, by which rule, on which connection, words of the payload. The
+    /// journal's filters and search text (`JournalQuery`) are these; a request not yet decided passes none, so a
+    /// rule given one never applies.
+    public var terms: [MatchTerm]
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, headers: [String: String] = [:],
-        payload: [String: JSONValue] = [:]
+        payload: [String: JSONValue] = [:], terms: [MatchTerm] = []
     ) {
         self.token = token
         self.topic = topic
         self.pushType = pushType
         self.headers = headers
         self.payload = payload
+        self.terms = terms
     }
 
     /// Whether the rule needs the payload parsed (kept off the hot path otherwise).

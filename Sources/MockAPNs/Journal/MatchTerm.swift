@@ -1,0 +1,145 @@
+import Foundation
+
+/// One test on a recorded push: a field of what was sent, answered or done (`status:4xx`), or a word of its payload
+/// (`"order ready"`), possibly negated (`-reason:BadDeviceToken`).
+///
+/// The record part of `RuleMatch`: `JournalQuery`'s filters and the search text (`q=`, `requests --query`) become
+/// terms, so the journal's filters, waits, streams and the expectations test a record in this one place. A term
+/// needs the record, so a request not yet decided (a scripted rule's match) never passes one.
+public struct MatchTerm: Sendable, Hashable {
+    /// What a term tests.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// The device token from the path (compared case-insensitively).
+        case token
+        /// `apns-topic` as sent.
+        case topic
+        /// The push type the request was taken as (`alert`, `liveactivity`, ...).
+        case type
+        /// `apns-priority` as sent (a push without the header has none).
+        case priority
+        /// The HTTP status answered: `410`, or a class such as `4xx`.
+        case status
+        /// The rejection reason answered.
+        case reason
+        /// The rule that decided: a check's id (`device-unregistered`), `accepted`, or a scripted rule's name.
+        case rule
+        /// The `apns-id` sent or answered (compared case-insensitively).
+        case apnsID = "apns-id"
+        /// `apns-collapse-id` as sent.
+        case collapseID = "collapse-id"
+        /// The connection's number.
+        case connection
+        /// Whether the push was accepted: `true` or `false`.
+        case accepted
+        /// What the simulated phone did (`applied`, `dropped`, ...); a push that reached no Live Activity has none.
+        case device
+        /// Whether the phone's outcome carries warnings: `some` or `none`.
+        case warnings
+        /// A word or phrase of the payload (compared ignoring case): a search's free words.
+        case text
+    }
+
+    /// The field tested.
+    public var field: Field
+    /// What it must be, as checked by `MatchTerm(_:_:negated:)`: `4xx`, `410`, `BadDeviceToken`, `order ready`.
+    public var value: String
+    /// Whether the term passes when the field is anything but `value` (`-` in the search text).
+    public var negated: Bool
+
+    /// A term on `field` after `value` was checked (and made canonical: a token in lower case, a number without
+    /// leading zeros); the problem in words, for messages, when `value` is not one `field` can have.
+    public static func checked(_ field: Field, _ value: String, negated: Bool = false) -> Result<MatchTerm, Problem> {
+        check(field, value).map { MatchTerm(field: field, value: $0, negated: negated) }
+    }
+
+    /// A term of a value already checked (`checked(_:_:negated:)` checks one that a person typed).
+    init(field: Field, value: String, negated: Bool = false) {
+        self.field = field
+        self.value = value
+        self.negated = negated
+    }
+
+    /// What is wrong with a value a person gave a field: `status must be an HTTP status …; got '9'`.
+    public struct Problem: Error, Sendable, Hashable {
+        /// The sentence, naming the field first.
+        public var message: String
+    }
+
+    /// Whether `record` passes: its field is `value` (contains it, for `text`), or is not, when negated.
+    public func passes(_ record: JournalRecord) -> Bool {
+        fieldIs(record) != negated
+    }
+
+    private func fieldIs(_ record: JournalRecord) -> Bool {
+        switch field {
+        case .token: return record.deviceToken.map { Self.equalIgnoringCase($0, value) } ?? false
+        case .topic: return record.topic == value
+        case .type: return record.pushType == value
+        case .priority: return record.request.fields.priority == value
+        case .status:
+            guard let status = record.response?.status else { return false }
+            guard value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue else { return String(status) == value }
+            return status / 100 == digit
+        case .reason: return record.reason == value
+        case .rule: return record.rule == value || record.rule == Verdict.scriptedRulePrefix + value
+        case .apnsID:
+            if let answered = record.response?.apnsID, Self.equalIgnoringCase(answered, value) { return true }
+            return record.requestAPNsID.map { Self.equalIgnoringCase($0, value) } ?? false
+        case .collapseID: return record.request.fields.collapseID == value
+        case .connection: return String(record.connectionID) == value
+        case .accepted: return record.accepted == (value == "true")
+        case .device: return record.device?.kind.rawValue == value
+        case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
+        case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
+        }
+    }
+
+    /// What `record` has in the field, as messages say it: `none` when it has nothing there.
+    public func actualText(_ record: JournalRecord) -> String {
+        let actual: String? =
+            switch field {
+            case .token: record.deviceToken
+            case .topic: record.topic
+            case .type: record.pushType
+            case .priority: record.request.fields.priority
+            case .status: record.response.map { String($0.status) }
+            case .reason: record.reason
+            case .rule: record.rule
+            case .apnsID: record.response?.apnsID ?? record.requestAPNsID
+            case .collapseID: record.request.fields.collapseID
+            case .connection: String(record.connectionID)
+            case .accepted: record.accepted ? "true" : "false"
+            case .device: record.device?.summary
+            case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
+            case .text: Self.excerpt(record.payloadText)
+            }
+        return actual ?? "none"
+    }
+
+    /// What the term asks, as a near miss says it: `4xx`, `not BadDeviceToken`, `containing "order ready"`.
+    public var expectedText: String {
+        guard field == .text else { return negated ? "not \(value)" : value }
+        return "\(negated ? "without" : "containing") \(JSONValue.string(value).jsonText)"
+    }
+
+    /// The field as a near miss names it: `status`, `apns-id`, `payload`.
+    public var fieldName: String { field == .text ? "payload" : field.rawValue }
+
+    /// The term in the search text: `status:4xx`, `-reason:BadDeviceToken`, `"order ready"`, `hello`.
+    public var text: String {
+        let plain = !value.isEmpty && !value.contains { $0.isWhitespace || $0 == "\"" || $0 == ":" || $0 == "\\" }
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let quoted = plain && !(field == .text && value.hasPrefix("-")) ? value : "\"\(escaped)\""
+        return (negated ? "-" : "") + (field == .text ? quoted : "\(field.rawValue):\(quoted)")
+    }
+
+    /// The first 60 characters of a payload, on one line.
+    private static func excerpt(_ text: String) -> String {
+        let line = text.replacingOccurrences(of: "\n", with: " ")
+        return line.count > 60 ? String(line.prefix(60)) + "…" : line
+    }
+
+    static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a.count == b.count && a.lowercased() == b.lowercased()
+    }
+}
