@@ -6,8 +6,9 @@ extension MockAPNsControl {
     ///
     /// Event-driven: it returns as soon as the last expected push is recorded. It fails when fewer arrived
     /// within `timeout`, and when more than `count` had arrived by the time the last expected one did (a
-    /// provider that sends twice). The failure lists what was received and the nearest misses. The checking is
-    /// `PushExpectation.check(against:)`'s, in `MockAPNs`.
+    /// provider that sends twice). The failure says it as `mock-apns run` says a missed `expect:` (the nearest
+    /// miss field by field), then lists what was received. The checking is `PushExpectation.check(against:)`'s,
+    /// in `MockAPNs`.
     ///
     /// ```swift
     /// try await server.expectPush(to: token, count: 1, timeout: .seconds(2)) { record in
@@ -72,6 +73,3 @@ public struct MockAPNsExpectationFailure: Error, CustomStringConvertible {
     /// The explanation.
     public var description: String { message }
 }
-
-/// The message of a failed expectation; it moved to `MockAPNs` so that the command line can build it too.
-public typealias ExpectationReport = MockAPNs.ExpectationReport

@@ -1,9 +1,10 @@
 /// What a test or a scenario expects of the pushes received: exactly `count` records matching a query (and, from
 /// Swift, a condition) within a time.
 ///
-/// Checked against any `MockAPNsControl` (the server in-process, or `MockAPNsControlClient` over HTTP), so
-/// `MockAPNsTesting`'s `expectPush`/`expectNoPush` and the command line decide the same way and explain a
-/// failure with the same `ExpectationReport`. (Not `Expectation`: that is Swift Testing's, in the same test files.)
+/// Checked against any `MockAPNsControl` (the server in-process, or `MockAPNsControlClient` over HTTP). It waits
+/// for the pushes here and leaves the verdict on a miss to the checker of a scenario's `expect:`, so
+/// `MockAPNsTesting`'s `expectPush`/`expectNoPush`, `mock-apns run` and `POST /v1/verify` explain a miss in the
+/// same words (a `VerifyReport.Item`). (Not `Expectation`: that is Swift Testing's, in the same test files.)
 ///
 /// ```swift
 /// let expectation = PushExpectation(query: JournalQuery(token: token), count: 1, timeout: .seconds(2))
@@ -34,8 +35,9 @@ public struct PushExpectation: Sendable {
     public enum Outcome: Sendable {
         /// Exactly `count` records matched: those records, oldest first (none when none was expected).
         case met([JournalRecord])
-        /// Too few arrived in time, or more than `count` (a provider that sends twice): what was received instead.
-        case failed(ExpectationReport)
+        /// Too few arrived in time, or more than `count` (a provider that sends twice): the checker's report of
+        /// the miss, then what was received.
+        case failed(VerifyReport.Item)
     }
 
     /// Waits for the pushes and says whether the expectation is met.
@@ -56,26 +58,50 @@ public struct PushExpectation: Sendable {
             let result = try await control.waitForRecords(query, count: needed, timeout: remaining)
             let matched = predicate.map { result.records.filter($0) } ?? result.records
             if count == 0, !matched.isEmpty || !result.satisfied {
-                return matched.isEmpty ? .met([]) : .failed(await report(control, result, matched: matched))
+                return matched.isEmpty ? .met([]) : .failed(await report(control, found: result.records))
             }
             if count > 0, matched.count >= count {
-                return matched.count == count ? .met(matched) : .failed(await report(control, result, matched: matched))
+                return matched.count == count ? .met(matched) : .failed(await report(control, found: result.records))
             }
-            guard result.satisfied else { return .failed(await report(control, result, matched: matched)) }
+            guard result.satisfied else { return .failed(await report(control, found: result.records)) }
             // Some records matched the filters but not the predicate: wait for as many more as are missing.
             let missing = max(count, 1) - matched.count
             needed = result.records.count > Int.max - missing ? Int.max : result.records.count + missing
         }
     }
 
-    /// The report of a failed check: the wait's result, and the newest records in the journal.
-    private func report(_ control: some MockAPNsControl, _ result: RecordWaitResult, matched: [JournalRecord]) async
-        -> ExpectationReport
-    {
-        let received = (try? await control.records(JournalQuery(limit: ExpectationReport.receivedLimit))) ?? []
-        let total = (try? await control.stats().records) ?? received.count
-        return ExpectationReport(
-            query: query, expectedCount: count, timeout: timeout, hasPredicate: predicate != nil, matched: matched,
-            matchedFilters: result.records, received: received, receivedTotal: total, nearMisses: result.nearMisses)
+    /// How many records a report lists as received at most (the newest).
+    public static let receivedLimit = 10
+    /// How many of the newest records a report checks for the nearest miss, besides those the wait found.
+    static let checkedLimit = 1000
+
+    /// The report of a failed check: the checker's item over the records the wait found and the newest others
+    /// (a matching record the wait did not see arrived after it and does not count), and the newest received.
+    private func report(_ control: some MockAPNsControl, found: [JournalRecord]) async -> VerifyReport.Item {
+        let seen = Set(found.map(\.sequence))
+        let fetched =
+            (try? await control.records(JournalQuery(since: query.since, limit: Self.checkedLimit))) ?? []
+        let matches = query.matcher
+        var records = found + fetched.filter { !seen.contains($0.sequence) && !matches($0) }
+        records.sort { $0.sequence < $1.sequence }
+        let expectation = ScenarioExpectation(
+            name: count == 0 ? "expectNoPush" : "expectPush", match: query.match, count: count...count,
+            within: timeout)
+        var item = expectation.check(records, deadline: nil, where: predicate)
+        let total = query.since == nil ? ((try? await control.stats().records) ?? fetched.count) : fetched.count
+        item.details += Self.receivedLines(Array(fetched.suffix(Self.receivedLimit)), total: total)
+        return item
     }
+
+    /// `received (the newest 10 of 12):` and one summary line per record, or `received: nothing …`.
+    static func receivedLines(_ received: [JournalRecord], total: Int) -> [String] {
+        guard !received.isEmpty else { return ["received: nothing (the journal is empty)"] }
+        let shown = received.count < total ? " (the newest \(received.count) of \(total))" : ""
+        return ["received\(shown):"] + received.map { "  \($0.summaryLine)" }
+    }
+}
+
+extension VerifyReport.Item {
+    /// The details, one line each: what a failed `expectPush` throws.
+    public var message: String { details.joined(separator: "\n") }
 }

@@ -2,23 +2,48 @@ import Foundation
 
 extension ScenarioExpectation {
     /// How many records a failure lists at most.
-    static let listedLimit = ExpectationReport.receivedLimit
+    static let listedLimit = 10
 
-    /// The expectation checked against a run's records, oldest first.
+    /// The expectation checked against a run's records, oldest first: `within` counts from `startedAt`.
     func check(_ records: [JournalRecord], startedAt: Date) -> VerifyReport.Item {
         let deadline = within.map { startedAt.addingTimeInterval(DurationText.seconds($0)) }
-        return sequence.isEmpty
-            ? checkMatch(records, deadline: deadline) : checkSequence(records, deadline: deadline)
+        return check(records, deadline: deadline)
+    }
+
+    /// The one checker of expectations on records: `count`, `answered`, `within` and order, and the nearest miss
+    /// field by field. `mock-apns run`, `POST /v1/verify` and `expectPush` (`PushExpectation`) all report through
+    /// it, so a miss reads the same from each.
+    ///
+    /// - Parameters:
+    ///   - records: the records to check, oldest first.
+    ///   - deadline: records received after it do not count (`within`); `nil` when the caller waited `within`
+    ///     itself and passes only what arrived in time.
+    ///   - condition: a further test on each record besides `match` (`expectPush`'s `where:`).
+    func check(
+        _ records: [JournalRecord], deadline: Date?, where condition: (@Sendable (JournalRecord) -> Bool)? = nil
+    ) -> VerifyReport.Item {
+        sequence.isEmpty
+            ? checkMatch(records, deadline: deadline, condition: condition)
+            : checkSequence(records, deadline: deadline)
     }
 
     /// `count`, `answered` and `within` of a plain `match`.
-    private func checkMatch(_ records: [JournalRecord], deadline: Date?) -> VerifyReport.Item {
+    private func checkMatch(
+        _ records: [JournalRecord], deadline: Date?, condition: (@Sendable (JournalRecord) -> Bool)?
+    ) -> VerifyReport.Item {
         var counted: [JournalRecord] = []
         var late: [JournalRecord] = []
+        var unconditioned: [JournalRecord] = []
         for record in records {
             var payload: JSONValue??
             guard match.matches(record, payload: &payload) else { continue }
-            if let deadline, record.receivedAt > deadline { late.append(record) } else { counted.append(record) }
+            if let condition, !condition(record) {
+                unconditioned.append(record)
+            } else if let deadline, record.receivedAt > deadline {
+                late.append(record)
+            } else {
+                counted.append(record)
+            }
         }
         let answerQuery = answered.map { JournalQuery(status: $0.status, reason: $0.reason) }
         let wrongAnswers = answerQuery.map { query in counted.filter { !query.matches($0) } } ?? []
@@ -36,11 +61,17 @@ extension ScenarioExpectation {
                 kind: .expectation, name: name, passed: true, summary: summary, records: counted.map(\.sequence))
         }
         var details = [
-            "expected \(Self.countText(count)) \(match.requestText)\(conditionsText); got \(counted.count)."
+            "expected \(Self.countText(count)) \(match.requestText)\(conditionsText(condition != nil)); "
+                + "got \(counted.count)."
         ]
+        if !unconditioned.isEmpty {
+            details.append(
+                "\(unconditioned.count) matched the filters but not the where: condition: "
+                    + Self.list(unconditioned, \.located))
+        }
         if counted.count < count.lowerBound {
-            let nearest = Miss.nearest(to: match, in: records)
-            details.append(nearest.map { "Nearest: \(miss: $0, of: match)" } ?? "Nearest: none (no other request)")
+            let nearest = Miss.nearest(to: match, where: condition, in: records)
+            details.append(nearest.map { "Nearest: \($0)" } ?? "Nearest: none (no other request)")
         }
         if !late.isEmpty, let within {
             details.append(
@@ -80,7 +111,9 @@ extension ScenarioExpectation {
                 records: matched.map(\.sequence))
         }
         let missing = matched.count
-        var details = ["expected \(steps) requests in this order, interleaved with anything else\(conditionsText):"]
+        var details = [
+            "expected \(steps) requests in this order, interleaved with anything else\(conditionsText(false)):"
+        ]
         for (index, step) in sequence.enumerated() {
             let found = index < matched.count ? matched[index].located : "missing"
             details.append("  \(index + 1). \(step.text) — \(found)")
@@ -98,7 +131,7 @@ extension ScenarioExpectation {
                 "step \(missing + 1) came as \(early.located), before step \(missing)'s #\(after) (out of order)")
         }
         if late == nil, let nearest = Miss.nearest(to: step, in: records.filter { $0.sequence > after }) {
-            details.append("Nearest for step \(missing + 1): \(miss: nearest, of: step)")
+            details.append("Nearest for step \(missing + 1): \(nearest)")
         }
         return VerifyReport.Item(
             kind: .expectation, name: name, passed: false, summary: "\(missing) of \(steps) steps in order",
@@ -121,10 +154,12 @@ extension ScenarioExpectation {
     }
 
     /// `, answered 200, phone applied, within 5s`: the conditions besides the request's fields, for the first
-    /// line of a failure (a sequence's steps name their own device conditions).
-    private var conditionsText: String {
+    /// line of a failure (a sequence's steps name their own device conditions); `whereCondition` adds
+    /// `expectPush`'s predicate.
+    private func conditionsText(_ whereCondition: Bool) -> String {
         var text = answered.map { ", answered \($0.text)" } ?? ""
         if sequence.isEmpty, let device = match.device { text += ", \(device.text)" }
+        if whereCondition { text += ", passing the where: condition" }
         if let within { text += ", within \(DurationText.text(within))" }
         return text
     }
@@ -150,33 +185,38 @@ extension ScenarioExpectation {
         return shown
     }
 
-    /// A record that failed a match, and the fields it failed.
-    struct Miss {
+    /// A record that failed a match, and how: each field it failed with what was asked and what it had.
+    struct Miss: CustomStringConvertible {
         var record: JournalRecord
-        var fields: [RuleMatchField]
-        var payload: JSONValue??
+        var differences: [NearMiss.Difference]
 
-        /// The record of `records` failing the fewest fields of `match` (the oldest of equals); `nil` when every
-        /// record matches or there is none.
-        static func nearest(to match: RuleMatch, in records: [JournalRecord]) -> Miss? {
+        /// The record of `records` failing the fewest fields of `match` and `condition` (the oldest of equals);
+        /// `nil` when every record matches or there is none.
+        static func nearest(
+            to match: RuleMatch, where condition: (@Sendable (JournalRecord) -> Bool)? = nil,
+            in records: [JournalRecord]
+        ) -> Miss? {
             var nearest: Miss?
             for record in records {
                 var payload: JSONValue??
-                let failed = match.mismatches(record, payload: &payload)
-                if !failed.isEmpty, failed.count < nearest?.fields.count ?? Int.max {
-                    nearest = Miss(record: record, fields: failed, payload: payload)
+                var differences = match.mismatches(record, payload: &payload).map { field in
+                    NearMiss.Difference(
+                        field: field.name, expected: match.expectedText(field),
+                        actual: RuleMatch.actualText(field, record, payload: payload))
+                }
+                if let condition, !condition(record) {
+                    differences.append(NearMiss.Difference(field: "the where: condition", expected: "true", actual: "false"))
+                }
+                if !differences.isEmpty, differences.count < nearest?.differences.count ?? Int.max {
+                    nearest = Miss(record: record, differences: differences)
                 }
             }
             return nearest
         }
 
-        /// Each failed field with what `match` asked and what the record had.
-        func differences(of match: RuleMatch) -> [NearMiss.Difference] {
-            fields.map { field in
-                NearMiss.Difference(
-                    field: field.name, expected: match.expectedText(field),
-                    actual: RuleMatch.actualText(field, record, payload: payload))
-            }
+        /// `#3 at 12:00:01.204 — aps.alert.title was "Order Ready" (expected "Order ready")`.
+        var description: String {
+            "\(record.located) — " + differences.map(\.text).joined(separator: "; ")
         }
     }
 }
@@ -189,13 +229,4 @@ extension ScenarioExpectation.AnswerCondition {
 extension JournalRecord {
     /// `#3 at 12:00:01.204`: the record's number and the time it arrived, for messages about one run.
     var located: String { "#\(sequence) at \(Timestamp.timeOfDay(receivedAt))" }
-}
-
-extension DefaultStringInterpolation {
-    /// `#3 at 12:00:01.204 — aps.alert.title was "Order Ready" (expected "Order ready")`.
-    mutating func appendInterpolation(miss: ScenarioExpectation.Miss, of match: RuleMatch) {
-        appendLiteral(miss.record.located)
-        appendLiteral(" — ")
-        appendLiteral(miss.differences(of: match).map(\.text).joined(separator: "; "))
-    }
 }

@@ -64,13 +64,13 @@ struct TestingLibraryTests {
                 try await server.expectPush(to: other, count: 1, timeout: .milliseconds(200))
                 Issue.record("the expectation passed")
             } catch let failure as MockAPNsExpectationFailure {
-                #expect(failure.message.contains("expected 1 push(es) matching token=\(other) within 200ms; 0 arrived"))
+                #expect(failure.message.hasPrefix("expected 1 push matching token:\(other), within 200ms; got 0.\n"))
                 #expect(
                     failure.message.contains(
                         "received:\n  #1 alert com.example.app → 012345…abcdef: 200 \"Hello\" / \"Hi\""))
                 #expect(
-                    failure.message.contains(
-                        "nearest misses:\n  #1 differs in token: expected \(other), got \(Self.device)"))
+                    failure.message.contains(#/\nNearest: #1 at [0-9:.]+ — token was [0-9a-f]{64} \(expected (ab){32}\)\n/#),
+                    "\(failure.message)")
             }
             do {
                 try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1)) { record in
@@ -99,7 +99,7 @@ struct TestingLibraryTests {
         }
     }
 
-    @Test("the report lists received records and near misses (message built directly)")
+    @Test("the report says the miss as run does, field by field, then lists the newest received (built directly)")
     func reportMessage() {
         let record = JournalRecord(
             sequence: 7, receivedAt: Date(), answeredAt: Date(), connectionID: 1, remoteAddress: "127.0.0.1:1",
@@ -111,17 +111,16 @@ struct TestingLibraryTests {
                 pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity"),
             response: APNsResponse(status: 410, apnsID: "A"))
         let query = JournalQuery(token: Self.device, pushType: "alert")
-        let report = ExpectationReport(
-            query: query, expectedCount: 2, timeout: .seconds(2), hasPredicate: false, matched: [],
-            matchedFilters: [], received: [record], receivedTotal: 12,
-            nearMisses: [NearMiss(record: record, field: .pushType, expected: "alert", actual: "liveactivity")])
+        let expectation = ScenarioExpectation(
+            name: "expectPush", match: query.match, count: 2...2, within: .seconds(2))
+        var report = expectation.check([record], deadline: nil)
+        report.details += PushExpectation.receivedLines([record], total: 12)
         #expect(
             report.message == """
-                expected 2 push(es) matching token=\(Self.device) pushType=alert within 2s; 0 arrived
+                expected 2 pushes matching token:\(Self.device) type:alert, within 2s; got 0.
+                Nearest: #7 at \(Timestamp.timeOfDay(record.receivedAt)) — type was liveactivity (expected alert)
                 received (the newest 1 of 12):
                   #7 liveactivity com.example.app.push-type.liveactivity → 012345…abcdef: 410 Unregistered event update {"eta":5}
-                nearest misses:
-                  #7 differs in pushType: expected alert, got liveactivity
                 """)
     }
 }

@@ -191,7 +191,7 @@ struct DeviceExpectationEndToEndTests {
                         device: .applied, matching: JournalQuery(topic: "com.example.app.push-type.liveactivity"),
                         count: 3, timeout: .milliseconds(100))
                 }
-                #expect(failure?.message.contains("device=applied") == true, "\(failure?.message ?? "")")
+                #expect(failure?.message.contains("device:applied") == true, "\(failure?.message ?? "")")
                 let warned = try await target.records(JournalQuery(deviceWarnings: true))
                 #expect(warned.map(\.sequence) == [5])
                 #expect(try await target.records(JournalQuery(device: .dropped)).map(\.sequence) == [2])

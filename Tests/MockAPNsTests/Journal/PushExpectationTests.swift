@@ -37,12 +37,12 @@ struct PushExpectationTests {
 
                 let one = try await PushExpectation(query: device, count: 1).check(against: target)
                 let tooMany = try #require(Self.failure(one))
-                #expect(tooMany.hasPrefix("expected 1 push(es) matching token=\(Self.device), but 2 arrived:"))
+                #expect(tooMany.hasPrefix("expected 1 push matching token:\(Self.device), within 2s; got 2.\nmatched: #1 at "))
 
                 let three = try await PushExpectation(query: device, count: 3, timeout: .milliseconds(200))
                     .check(against: target)
                 let tooFew = try #require(Self.failure(three))
-                #expect(tooFew.hasPrefix("expected 3 push(es) matching token=\(Self.device) within 200ms; 2 arrived"))
+                #expect(tooFew.hasPrefix("expected 3 pushes matching token:\(Self.device), within 200ms; got 2."))
                 #expect(tooFew.contains("received:\n  #1 alert com.example.app"))
 
                 let noneOther = PushExpectation(
@@ -51,7 +51,7 @@ struct PushExpectationTests {
                 let none = try await PushExpectation(query: device, count: 0, timeout: .milliseconds(50))
                     .check(against: target)
                 let noneMessage = try #require(Self.failure(none))
-                #expect(noneMessage.hasPrefix("expected no push matching token=\(Self.device), but 2 arrived:"))
+                #expect(noneMessage.hasPrefix("expected no push matching token:\(Self.device), within 50ms; got 2."))
 
                 let titled = PushExpectation(query: device, count: 1, timeout: .milliseconds(200)) { record in
                     record.payloadJSON?.value(atPath: "aps.alert.title") == "Goodbye"
