@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
@@ -39,8 +40,16 @@ struct ControlHandlers: Sendable {
     }
 
     /// The decoded query parameters, in order.
+    ///
+    /// A `+` in the search text `q` is a space, as in a form (what `curl --data-urlencode`, Python's `requests`
+    /// and browsers send); Hummingbird keeps it a `+`, and the other filters keep that (an ISO time's `+01:00`).
     static func parameters(_ request: Request) -> [(name: String, value: String)] {
-        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        request.uri.queryParameters.map { name, value in
+            guard name == "q" else { return (String(name), String(value)) }
+            let raw = request.uri.query?.split(separator: "&").first { $0.hasPrefix("q=") }?.dropFirst(2)
+            let search = raw.flatMap { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            return (String(name), search ?? String(value))
+        }
     }
 
     /// The body as text, at most `maximumBodySize` bytes.

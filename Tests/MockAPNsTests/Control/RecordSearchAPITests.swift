@@ -31,6 +31,11 @@ struct RecordSearchAPITests {
             let list = try await ControlCurl.call("GET", control, "/v1/requests?\(search)")
             #expect(list.status == 200, "\(list.text)")
             #expect(Self.sequences(list) == [3])
+            // As a form encodes it (curl --data-urlencode, Python's requests): a '+' is a space, '%2B' a '+'.
+            let form = try await ControlCurl.call("GET", control, "/v1/requests?q=status:4xx+-reason:BadDeviceToken")
+            #expect(Self.sequences(form) == [3], "\(form.text)")
+            let plus = try await ControlCurl.call("GET", control, "/v1/requests/wait?q=%22a%2Bb%22&timeout=10ms")
+            #expect(plus.error?.contains("matching q=\"a+b\"; found 0") == true, "\(plus.text)")
             let phrase = try await ControlCurl.call("GET", control, "/v1/requests?q=%22order%20READY%22")
             #expect(Self.sequences(phrase) == [1, 2])
             let combined = try await ControlCurl.call("GET", control, "/v1/requests?status=400&q=-reason:BadDeviceToken")
