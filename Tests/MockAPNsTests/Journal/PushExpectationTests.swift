@@ -64,6 +64,32 @@ struct PushExpectationTests {
         }
     }
 
+    @Test("a miss reads the same from expectPush, from POST /v1/verify (curl) and from the report run prints")
+    func sameMissEverywhere() async throws {
+        let yaml = """
+            expect:
+              - name: to the other phone
+                match: { token: "\(Self.other)" }
+            """
+        let scenario = try VerifyEndpointTests.scenario(yaml)
+        try await withControlServer(scenario: scenario) { server, control in
+            try await sendPush(server)
+            let verified = try await ControlCurl.call("POST", control, "/v1/verify")
+            let apiDetails = (verified.json?.value(atPath: "items.0.details")?.arrayValue ?? []).compactMap(\.stringValue)
+            let nearest = try #require(apiDetails.first { $0.hasPrefix("Nearest: ") }, "\(verified.text)")
+            #expect(nearest.hasSuffix(" — token was \(Self.device) (expected \(Self.other))"), "\(nearest)")
+            #expect(try await server.verify().description.contains("    \(nearest)"))
+
+            let expectation = PushExpectation(
+                query: JournalQuery(token: Self.other), count: 1, timeout: .milliseconds(100))
+            for target in [server as any MockAPNsControl, MockAPNsControlClient(url: control.url)] {
+                let message = try #require(Self.failure(try await expectation.check(against: target)))
+                #expect(message.split(separator: "\n").map(String.init).contains(nearest), "\(message)")
+                #expect(message.hasPrefix("expected 1 push matching token:\(Self.other), within 100ms; got 0."))
+            }
+        }
+    }
+
     @Test("answers as soon as the expected push is recorded")
     func waitsForThePush() async throws {
         try await withControlServer { server, _ in
