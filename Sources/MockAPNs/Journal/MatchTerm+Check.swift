@@ -22,10 +22,14 @@ extension MatchTerm {
             }
             return .success(value)
         case .priority:
-            guard let number = UInt8(value) else { return problem("must be a whole number such as 5 or 10, got '\(value)'") }
+            guard let number = UInt8(value) else {
+                return problem("must be a whole number such as 5 or 10, got '\(value)'")
+            }
             return .success(String(number))
         case .status:
-            if value.count == 3, value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue, (1...5).contains(digit) {
+            if value.count == 3, value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue,
+                (1...5).contains(digit)
+            {
                 return .success(value)
             }
             guard let number = Int(value), (100...599).contains(number) else {
@@ -34,7 +38,9 @@ extension MatchTerm {
             }
             return .success(String(number))
         case .connection:
-            guard let number = UInt64(value) else { return problem("must be a whole number (0 or more), got '\(value)'") }
+            guard let number = UInt64(value) else {
+                return problem("must be a whole number (0 or more), got '\(value)'")
+            }
             return .success(String(number))
         case .accepted:
             guard value == "true" || value == "false" else { return problem("must be true or false, got '\(value)'") }

@@ -78,7 +78,9 @@ public struct MatchTerm: Sendable, Hashable {
         case .priority: return record.request.fields.priority == value
         case .status:
             guard let status = record.response?.status else { return false }
-            guard value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue else { return String(status) == value }
+            guard value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue else {
+                return String(status) == value
+            }
             return status / 100 == digit
         case .reason: return record.reason == value
         case .rule: return record.rule == value || record.rule == Verdict.scriptedRulePrefix + value
@@ -139,6 +141,7 @@ public struct MatchTerm: Sendable, Hashable {
         return line.count > 60 ? String(line.prefix(60)) + "…" : line
     }
 
+    /// Whether `a` and `b` are the same text but for case (tokens, apns-ids).
     static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
         a.count == b.count && a.lowercased() == b.lowercased()
     }

@@ -2,10 +2,15 @@ extension RecordSearch {
     /// One word of a search as written: its field name (`nil` for a free word or phrase), its value with the
     /// quotes taken off, whether it is negated, and where it starts.
     struct Word {
+        /// The word as written, `-` and quotes included.
         var text: String
+        /// Where it starts: 1 for the first character of the search.
         var position: Int
+        /// Whether it starts with `-`.
         var negated: Bool
+        /// The name before its first unquoted `:`; `nil` for a free word or phrase.
         var field: String?
+        /// The value after the colon, or the free word or phrase, without quotes.
         var value: String
     }
 

@@ -68,7 +68,9 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
 
     /// The term of one word.
     private static func term(_ word: Word) throws(Failure) -> MatchTerm {
-        func failure(_ message: String) -> Failure { Failure(message: message, word: word.text, position: word.position) }
+        func failure(_ message: String) -> Failure {
+            Failure(message: message, word: word.text, position: word.position)
+        }
         guard let name = word.field else {
             guard !word.value.isEmpty else { throw failure("an empty phrase; put words between the quotes") }
             return MatchTerm(field: .text, value: word.value, negated: word.negated)

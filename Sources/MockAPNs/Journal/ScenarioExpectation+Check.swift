@@ -187,7 +187,9 @@ extension ScenarioExpectation {
 
     /// A record that failed a match, and how: each field it failed with what was asked and what it had.
     struct Miss: CustomStringConvertible {
+        /// The record that missed.
         var record: JournalRecord
+        /// Each field it failed, in the order the matcher tests them.
         var differences: [NearMiss.Difference]
 
         /// The record of `records` failing the fewest fields of `match` and `condition` (the oldest of equals);
@@ -205,7 +207,8 @@ extension ScenarioExpectation {
                         actual: RuleMatch.actualText(field, record, payload: payload))
                 }
                 if let condition, !condition(record) {
-                    differences.append(NearMiss.Difference(field: "the where: condition", expected: "true", actual: "false"))
+                    differences.append(
+                        NearMiss.Difference(field: "the where: condition", expected: "true", actual: "false"))
                 }
                 if !differences.isEmpty, differences.count < nearest?.differences.count ?? Int.max {
                     nearest = Miss(record: record, differences: differences)

@@ -38,7 +38,8 @@ struct RecordSearchAPITests {
             #expect(plus.error?.contains("matching q=\"a+b\"; found 0") == true, "\(plus.text)")
             let phrase = try await ControlCurl.call("GET", control, "/v1/requests?q=%22order%20READY%22")
             #expect(Self.sequences(phrase) == [1, 2])
-            let combined = try await ControlCurl.call("GET", control, "/v1/requests?status=400&q=-reason:BadDeviceToken")
+            let combined = try await ControlCurl.call(
+                "GET", control, "/v1/requests?status=400&q=-reason:BadDeviceToken")
             #expect(Self.sequences(combined) == [3])
 
             let wait = try await ControlCurl.call("GET", control, "/v1/requests/wait?q=status:4xx&count=2&timeout=2s")
