@@ -99,13 +99,15 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
+        var token: DeviceToken?
         var decided = connection.validator.validate(
-            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
+            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt,
+            acceptedToken: &token)
         if decided.pushType == nil { decided.pushType = request.fields.pushType }
         // The device stage (issue 12): the one branch an ordinary push pays.
         var device: (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)?
-        if decided.pushType == APNsPushType.liveactivity.name, case .accepted = decided.outcome {
-            device = deviceOutcome(of: request, world: connection.validator.world, now: receivedAt)
+        if decided.pushType == APNsPushType.liveactivity.name, let token {
+            device = deviceOutcome(of: request, to: token, world: connection.validator.world, now: receivedAt)
         }
         let response: APNsResponse =
             switch decided.outcome {
