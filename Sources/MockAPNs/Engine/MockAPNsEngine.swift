@@ -28,12 +28,17 @@ public final class MockAPNsEngine: Sendable {
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
     private let worldGeneration = NIOLockedValueBox<UInt64>(0)
 
-    public init(world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock()) {
+    /// An engine for `world` and `rules`, recording into `journal` at times read from `clock`; token uploads go
+    /// through `tokenUploadTransport` (the core's plain-HTTP one when `nil`).
+    public init(
+        world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock(),
+        tokenUploadTransport: (any TokenUploadTransport)? = nil
+    ) {
         self.worldBox = NIOLockedValueBox(world)
         self.rules = ScriptedRules(rules: rules)
         self.journal = journal
         self.clock = clock
-        self.tokenUploads = TokenUploader(registry: activities, clock: clock)
+        self.tokenUploads = TokenUploader(registry: activities, clock: clock, transport: tokenUploadTransport)
         self.providerTokenClock = ProviderTokenClock(clock: clock)
     }
 
