@@ -164,7 +164,8 @@ struct LiveActivityEndToEndTests {
 
             let token = try #require(start.device?.updateToken)
             let update = try await Self.push(
-                server, to: token.uppercased(), #"{"event":"update","timestamp":\#(now + 1),"content-state":{"status":"2"}}"#)
+                server, to: token.uppercased(),
+                #"{"event":"update","timestamp":\#(now + 1),"content-state":{"status":"2"}}"#)
             #expect(update.status == 200)
             #expect(update.device?.kind == .applied)
         }
