@@ -46,7 +46,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Atomics", package: "swift-atomics"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // posix_spawn and waitpid for `mock-apns run`'s COMMAND and the tests' child processes (not a product).
@@ -58,11 +57,12 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
             name: "MockAPNsTesting",
-            dependencies: ["MockAPNs", "MockAPNsClient"]
+            dependencies: ["MockAPNs"]
         ),
         .executableTarget(
             name: "mock-apns",

@@ -19,16 +19,21 @@ import MockAPNs
 ///     providers or tools that talk to it.
 ///   - clock: the time source: by default real time plus an offset that `server.advanceClock(by:)` moves; inject
 ///     a `ManualClock` to start at a fixed time.
+///   - tokenUploadTransport: how `tokenUpload:` posts tokens; by default the core's plain HTTP, which takes
+///     `http://` URLs only (an `https://` upload fails, saying so). Pass `MockAPNsClient`'s
+///     `AsyncHTTPClientTokenUploadTransport()` for `https://`.
 public func withMockAPNs<T>(
     scenario: Scenario = .embeddedDefault(port: 0), controlAPI: Bool = false, clock: any APNsClock = MovableClock(),
-    logLevel: Logger.Level = .warning, _ body: (MockAPNsTestServer) async throws -> T
+    logLevel: Logger.Level = .warning, tokenUploadTransport: (any TokenUploadTransport)? = nil,
+    _ body: (MockAPNsTestServer) async throws -> T
 ) async throws -> T {
     var scenario = scenario
     scenario.listen.port = 0
     if scenario.listen.cleartextPort != nil { scenario.listen.cleartextPort = 0 }
     var logger = Logger(label: "mock-apns")
     logger.logLevel = logLevel
-    let server = try await MockAPNsServer.start(scenario: scenario, clock: clock, logger: logger)
+    let server = try await MockAPNsServer.start(
+        scenario: scenario, clock: clock, logger: logger, tokenUploadTransport: tokenUploadTransport)
     var control: MockAPNsControlAPI?
     do {
         if controlAPI { control = try await MockAPNsControlAPI.start(server: server, port: 0, logger: logger) }
@@ -50,8 +55,11 @@ public func withMockAPNs<T>(
 /// Runs `body` with a mock APNs server running the scenario file at `path` (see `scenarios/README.md`).
 public func withMockAPNs<T>(
     scenarioFile path: String, controlAPI: Bool = false, clock: any APNsClock = MovableClock(),
-    logLevel: Logger.Level = .warning, _ body: (MockAPNsTestServer) async throws -> T
+    logLevel: Logger.Level = .warning, tokenUploadTransport: (any TokenUploadTransport)? = nil,
+    _ body: (MockAPNsTestServer) async throws -> T
 ) async throws -> T {
     let scenario = try ScenarioLoader.load(file: path, now: clock.now())
-    return try await withMockAPNs(scenario: scenario, controlAPI: controlAPI, clock: clock, logLevel: logLevel, body)
+    return try await withMockAPNs(
+        scenario: scenario, controlAPI: controlAPI, clock: clock, logLevel: logLevel,
+        tokenUploadTransport: tokenUploadTransport, body)
 }

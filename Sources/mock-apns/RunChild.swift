@@ -2,12 +2,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import Spawn
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// COMMAND of `mock-apns run`, started directly (no shell) with standard input, output and error inherited.
 final class RunChild: Sendable {
     /// How long a COMMAND past `--timeout` has between SIGTERM and SIGKILL.
@@ -36,9 +30,7 @@ final class RunChild: Sendable {
         let watchdog = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             timedOut.withLockedValue { $0 = true }
-            child.signal(SIGTERM)
-            guard (try? await Task.sleep(for: Self.killGrace)) != nil else { return }
-            child.signal(SIGKILL)
+            await child.terminate(grace: Self.killGrace)
         }
         exit = Task {
             var outcome = CommandOutcome.exited(-1)
@@ -58,21 +50,14 @@ final class RunChild: Sendable {
         get async { await exit.value }
     }
 
-    /// `name` as a file to execute: itself when it has a `/`, else the first executable `PATH` entry of that name,
-    /// as a shell finds it; a `CLIError` when there is none.
+    /// `name` as a file to execute, as a shell finds it (`Spawn.executable`); a `CLIError` when there is none.
     static func executable(_ name: String, path: String?) throws -> String {
-        if name.contains("/") {
-            guard access(name, X_OK) == 0 else { throw CLIError("COMMAND \(name): not an executable file") }
-            return name
+        do {
+            return try Spawn.executable(name, path: path)
+        } catch .notExecutable {
+            throw CLIError("COMMAND \(name): not an executable file")
+        } catch {
+            throw CLIError("COMMAND \(name): not found in PATH")
         }
-        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
-        for folder in folders {
-            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
-            var info = stat()
-            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        throw CLIError("COMMAND \(name): not found in PATH")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MockAPNs
+import MockAPNsClient
 import ServiceLifecycle
 
 /// A started mock as `serve` and `run` start it: the APNs endpoint and, unless turned off, the control API.
@@ -29,7 +30,10 @@ struct RunningMock {
     ) async throws -> RunningMock {
         let server: MockAPNsServer
         do {
-            server = try await MockAPNsServer.start(scenario: scenario, journalFile: journalFile, logger: logger)
+            // Over AsyncHTTPClient, which the command links anyway: `tokenUpload:` may name an https:// endpoint.
+            server = try await MockAPNsServer.start(
+                scenario: scenario, journalFile: journalFile, logger: logger,
+                tokenUploadTransport: AsyncHTTPClientTokenUploadTransport())
         } catch let failure as ListenFailure {
             throw CLIError(failure.commandLineMessage)
         } catch {

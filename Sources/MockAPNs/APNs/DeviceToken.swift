@@ -19,6 +19,12 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         hex = text.lowercased()
     }
 
+    /// A token the validator checked and lower-cased already (`APNsValidator.checkDeviceTokenFormat`): wraps
+    /// `hex` as it is, without a second pass over its digits on the request path.
+    init(validated hex: String) {
+        self.hex = hex
+    }
+
     /// The digits.
     public var description: String { hex }
 

@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
 
 /// Plays the app's side of token upload: POSTs each update token the simulated phone issues to the provider's
 /// server (`tokenUpload:`), retries failures, and records every result on the activity.
@@ -12,6 +9,10 @@ import NIOHTTP1
 /// uploads run in tasks of their own, one per activity with uploads waiting, so the uploads of one activity go
 /// out in order and a slow provider never holds a push's answer. At most `queueLimit` uploads wait at once;
 /// beyond that an upload is recorded as failed ("upload queue full") rather than kept.
+///
+/// Each try goes through a `TokenUploadTransport`: the server's (`MockAPNsServer.start(tokenUploadTransport:)`),
+/// else the core's `PlainHTTPTokenUploadTransport`, which takes `http://` URLs and fails each `https://` try with a
+/// reason that says a TLS transport is needed.
 public final class TokenUploader: Sendable {
     /// One upload waiting for, or in, its tries.
     struct Job: Sendable {
@@ -29,8 +30,6 @@ public final class TokenUploader: Sendable {
         /// Uploads queued or being tried, over every activity.
         var pending = 0
         var nextID: UInt64 = 0
-        /// Made at the first upload: a server without `tokenUpload:` never starts an HTTP client.
-        var client: HTTPClient?
         var stopped = false
         var logger = Logger(label: "mock-apns")
     }
@@ -45,13 +44,20 @@ public final class TokenUploader: Sendable {
     private let registry: ActivityRegistry
     private let clock: any APNsClock
     private let queueFullLog = RateLimitedLog()
+    /// How each try reaches the provider's server.
+    private let transport: any TokenUploadTransport
     /// The most uploads that may be queued or tried at once.
     let queueLimit: Int
 
-    /// An uploader that records results on the activities of `registry`, at times read from `clock`.
-    init(registry: ActivityRegistry, clock: any APNsClock, queueLimit: Int = TokenUploader.defaultQueueLimit) {
+    /// An uploader that sends through `transport` (the core's plain-HTTP one when `nil`) and records results on
+    /// the activities of `registry`, at times read from `clock`.
+    init(
+        registry: ActivityRegistry, clock: any APNsClock, transport: (any TokenUploadTransport)? = nil,
+        queueLimit: Int = TokenUploader.defaultQueueLimit
+    ) {
         self.registry = registry
         self.clock = clock
+        self.transport = transport ?? PlainHTTPTokenUploadTransport()
         self.queueLimit = queueLimit
     }
 
@@ -145,13 +151,13 @@ public final class TokenUploader: Sendable {
         var lastError: String?
         var lastStatus: Int?
         for attempt in 1...job.settings.attempts {
-            guard let client = self.client() else { break }
+            guard !state.withLockedValue({ $0.stopped }) else { break }
             // A reset forgot the activity: the upload's result goes with it.
             let known = registry.withActivity(id: job.activityID) { activity in
                 Self.update(&activity, job.uploadID) { $0.attempts = attempt }
             }
             guard known != nil else { return }
-            switch await post(job, client: client) {
+            switch await post(job) {
             case .success(let status):
                 finish(job, status: .delivered, httpStatus: status, error: nil, log: false)
                 return
@@ -183,26 +189,20 @@ public final class TokenUploader: Sendable {
     }
 
     /// One POST of `job`'s body; success is a 2xx answer read in full within the timeout.
-    private func post(_ job: Job, client: HTTPClient) async -> Result<Int, Failure> {
-        var request = HTTPClientRequest(url: job.settings.url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
+    private func post(_ job: Job) async -> Result<Int, Failure> {
+        var headers = [(name: "Content-Type", value: "application/json")]
         for (name, value) in job.settings.headers.sorted(by: { $0.key < $1.key }) {
-            request.headers.add(name: name, value: value)
+            headers.append((name, value))
         }
-        request.body = .bytes(ByteBuffer(string: job.body))
-        let prepared = request
+        let request = TokenUploadRequest(
+            url: job.settings.url, headers: headers, body: Array(job.body.utf8), timeout: job.settings.timeout)
+        let transport = self.transport
         let timeout = job.settings.timeout
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(DurationText.seconds(timeout) * 1e9))
         do {
-            // Raced against a timer: the deadline of `execute` ends at the answer's head, and a server that then
-            // stalls its body must not hold the activity's queue.
+            // Raced against a timer, whatever the transport: a server that stalls its answer's body must not hold
+            // the activity's queue.
             let status = try await withThrowingTaskGroup(of: Int?.self) { group in
-                group.addTask {
-                    let response = try await client.execute(prepared, deadline: deadline)
-                    for try await _ in response.body {}
-                    return Int(response.status.code)
-                }
+                group.addTask { try await transport.post(request) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     return nil
@@ -211,7 +211,7 @@ public final class TokenUploader: Sendable {
                 return try await group.next() ?? nil
             }
             guard let status else {
-                return .failure(Failure(reason: "no answer within \(DurationText.text(timeout))"))
+                return .failure(Failure(reason: TokenUploadError.timedOut.reason(timeout: timeout)))
             }
             guard (200..<300).contains(status) else {
                 return .failure(Failure(reason: "HTTP \(status)", status: status))
@@ -224,18 +224,11 @@ public final class TokenUploader: Sendable {
 
     /// A transport error in a few words.
     static func describe(_ error: any Error, timeout: Duration) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .connectTimeout, .readTimeout:
-                return "no answer within \(DurationText.text(timeout))"
-            case .cancelled: return "cancelled"
-            default: break
-            }
-        }
+        if let error = error as? TokenUploadError { return error.reason(timeout: timeout) }
         if error is CancellationError { return "cancelled" }
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
-            return "connection refused"
+            return TokenUploadError.connectionRefused.reason(timeout: timeout)
         }
         return text
     }
@@ -268,24 +261,6 @@ public final class TokenUploader: Sendable {
         return activity.tokenUploads[index]
     }
 
-    /// The shared HTTP client, made on first use; `nil` once the server stopped.
-    private func client() -> HTTPClient? {
-        state.withLockedValue { state in
-            if state.stopped { return nil }
-            if let client = state.client { return client }
-            var configuration = HTTPClient.Configuration()
-            // Our own tries and pauses count attempts; a refused connection should fail this try at once.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.redirectConfiguration = .disallow
-            // One connection per activity being uploaded, up to many: with the default 8 per host, a burst of
-            // starts would wait for a connection inside each try's timeout and fail against a healthy receiver.
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            state.client = client
-            return client
-        }
-    }
-
     /// Returns once no upload is queued or being tried, or after `timeout`.
     public func waitUntilSettled(timeout: Duration = TokenUploader.settleLimit) async {
         let clock = ContinuousClock()
@@ -295,16 +270,15 @@ public final class TokenUploader: Sendable {
         }
     }
 
-    /// Stops every upload (those still waiting are recorded as failed) and shuts the HTTP client down: part of the
+    /// Stops every upload (those still waiting are recorded as failed) and shuts the transport down: part of the
     /// server's shutdown.
     func shutdown() async {
-        let (client, workers) = state.withLockedValue { state in
+        let workers = state.withLockedValue { state in
             state.stopped = true
-            defer { state.client = nil }
-            return (state.client, Array(state.workers.values))
+            return Array(state.workers.values)
         }
         for worker in workers { worker.cancel() }
         for worker in workers { await worker.value }
-        try? await client?.shutdown()
+        await transport.shutdown()
     }
 }

@@ -37,17 +37,18 @@ extension MockAPNsEngine {
         EndedActivityTokens(activityConfig.withLockedValue { $0.settings })
     }
 
-    /// What the simulated phone does with `request`, a `liveactivity` push APNs accepted: `nil` unless it went to
-    /// a push-to-start device, a declared live-activity token with an `attributesType`, or an update token the
-    /// registry issued.
+    /// What the simulated phone does with `request`, a `liveactivity` push APNs accepted for `deviceToken` (the
+    /// validator's, lower-cased: the world and the registry key tokens so, whatever case the path used): `nil`
+    /// unless it went to a push-to-start device, a declared live-activity token with an `attributesType`, or an
+    /// update token the registry issued.
     ///
     /// Only pushes the APNs rules accepted reach the phone; a scripted 200 stands in for APNs and reaches no
     /// device (its rule decides the test, not the phone). The outcome comes with its activity history entry, which
     /// gets the record's sequence number once the journal gives it one.
     func deviceOutcome(
-        of request: borrowing APNsRequest, world: World, now: Date
+        of request: borrowing APNsRequest, to deviceToken: DeviceToken, world: World, now: Date
     ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {
-        guard let token = request.deviceToken else { return nil }
+        let token = deviceToken.hex
         let target: ActivityTarget
         if let device = world.devices[token] {
             switch device.kind {

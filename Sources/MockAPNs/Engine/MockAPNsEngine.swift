@@ -28,12 +28,17 @@ public final class MockAPNsEngine: Sendable {
     /// Bumped whenever the world changes, so connections drop cached token verdicts.
     private let worldGeneration = NIOLockedValueBox<UInt64>(0)
 
-    public init(world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock()) {
+    /// An engine for `world` and `rules`, recording into `journal` at times read from `clock`; token uploads go
+    /// through `tokenUploadTransport` (the core's plain-HTTP one when `nil`).
+    public init(
+        world: World, rules: [ScriptedRule], journal: Journal, clock: any APNsClock = SystemClock(),
+        tokenUploadTransport: (any TokenUploadTransport)? = nil
+    ) {
         self.worldBox = NIOLockedValueBox(world)
         self.rules = ScriptedRules(rules: rules)
         self.journal = journal
         self.clock = clock
-        self.tokenUploads = TokenUploader(registry: activities, clock: clock)
+        self.tokenUploads = TokenUploader(registry: activities, clock: clock, transport: tokenUploadTransport)
         self.providerTokenClock = ProviderTokenClock(clock: clock)
     }
 
@@ -99,13 +104,15 @@ public final class MockAPNsEngine: Sendable {
             }
         }
 
+        var token: DeviceToken?
         var decided = connection.validator.validate(
-            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
+            request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt,
+            acceptedToken: &token)
         if decided.pushType == nil { decided.pushType = request.fields.pushType }
         // The device stage (issue 12): the one branch an ordinary push pays.
         var device: (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)?
-        if decided.pushType == APNsPushType.liveactivity.name, case .accepted = decided.outcome {
-            device = deviceOutcome(of: request, world: connection.validator.world, now: receivedAt)
+        if decided.pushType == APNsPushType.liveactivity.name, let token {
+            device = deviceOutcome(of: request, to: token, world: connection.validator.world, now: receivedAt)
         }
         let response: APNsResponse =
             switch decided.outcome {

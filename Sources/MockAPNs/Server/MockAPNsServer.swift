@@ -75,9 +75,13 @@ public final class MockAPNsServer: Sendable {
     ///   - clock: the time source: by default a `MovableClock` (real time plus the offset `POST /v1/clock` moves);
     ///     inject a `ManualClock` in tests.
     ///   - eventLoopGroup: loops to run on; by default one per core, owned and shut down by the server.
+    ///   - tokenUploadTransport: how the app's token uploads (`tokenUpload:`) are sent, shut down with the server;
+    ///     by default `PlainHTTPTokenUploadTransport`, which takes `http://` URLs only (an `https://` upload is
+    ///     recorded as failed, saying why). `MockAPNsClient`'s `AsyncHTTPClientTokenUploadTransport` takes both.
     public static func start(
         scenario: Scenario, journalFile: String? = nil, clock: any APNsClock = MovableClock(),
-        logger: Logger = Logger(label: "mock-apns"), eventLoopGroup: MultiThreadedEventLoopGroup? = nil
+        logger: Logger = Logger(label: "mock-apns"), eventLoopGroup: MultiThreadedEventLoopGroup? = nil,
+        tokenUploadTransport: (any TokenUploadTransport)? = nil
     ) async throws -> MockAPNsServer {
         let listen = scenario.listen
         let tlsContext: TLSContext
@@ -102,7 +106,9 @@ public final class MockAPNsServer: Sendable {
 
         let journal = try Journal(
             capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile)
-        let engine = MockAPNsEngine(world: scenario.world, rules: scenario.rules, journal: journal, clock: clock)
+        let engine = MockAPNsEngine(
+            world: scenario.world, rules: scenario.rules, journal: journal, clock: clock,
+            tokenUploadTransport: tokenUploadTransport)
         engine.tokenUploads.useLogger(logger)
         engine.loadActivities(of: scenario)
         let metrics = ServerMetrics()

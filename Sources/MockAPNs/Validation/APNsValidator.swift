@@ -43,6 +43,16 @@ public struct APNsValidator: Sendable {
         _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
         now: Date
     ) -> Verdict {
+        var token: DeviceToken?
+        return validate(request, connection: connection, auth: &auth, memo: memo, now: now, acceptedToken: &token)
+    }
+
+    /// Decides one request as above, and sets `acceptedToken` to its device token, checked and lower-cased, when
+    /// the request is accepted: the token the device stage looks up (the path's may be upper case).
+    func validate(
+        _ request: APNsRequest, connection: ConnectionInfo, auth: inout ProviderAuthState, memo: ValidationMemo,
+        now: Date, acceptedToken: inout DeviceToken?
+    ) -> Verdict {
         var context = Context(clientCertificate: connection.clientCertificate, now: now, memo: memo)
         let outcome: Verdict.Outcome
         let rule: String
@@ -59,6 +69,8 @@ public struct APNsValidator: Sendable {
             try checkDeviceState(request, &context)
             if context.pushType == .liveactivity { noteLiveActivityStart(request, &context) }
             outcome = .accepted
+            // Normalised once, by `checkDeviceTokenFormat`: wrapping it is a retain, not a copy.
+            acceptedToken = DeviceToken(validated: context.token)
             rule = "accepted"
             explanation = "every check passed"
         } catch {
@@ -79,6 +91,7 @@ public struct APNsValidator: Sendable {
         /// The connection's client certificate (nil on token connections): all the checks read of the connection.
         let clientCertificate: APNsClientCertificate?
         let now: Date
+        /// The path's device token, lower-cased once its format is checked (`checkDeviceTokenFormat`).
         var token = ""
         var pushType: APNsPushType?
         var priority: Int?

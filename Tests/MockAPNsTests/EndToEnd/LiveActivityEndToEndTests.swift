@@ -143,4 +143,31 @@ struct LiveActivityEndToEndTests {
             #expect(server.journal.records().last?.json["device"] == nil)
         }
     }
+
+    @Test("an upper-case push-to-start token starts an activity, and an upper-case update token updates it")
+    func upperCaseTokens() async throws {
+        // APNs takes upper-case hex (`acceptUppercaseDeviceTokens`, on by default); the phone must see the push too.
+        try await withTestServer(scenario: try Self.scenario()) { server in
+            let now = Int(Date().timeIntervalSince1970)
+            let start = try await Self.push(
+                server, to: Self.taxiStartToken.uppercased(),
+                #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
+                    + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
+                    + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+            #expect(start.status == 200)
+            #expect(start.device?.kind == .started)
+            let record = try #require(server.journal.records().last)
+            #expect(record.deviceToken == Self.taxiStartToken.uppercased(), "the record keeps the token as sent")
+            #expect(record.json["device"] != nil)
+            let id = try #require(start.device?.activityID)
+            #expect(server.engine.activities.activity(id: id)?.pushToStartToken == Self.taxiStartToken)
+
+            let token = try #require(start.device?.updateToken)
+            let update = try await Self.push(
+                server, to: token.uppercased(),
+                #"{"event":"update","timestamp":\#(now + 1),"content-state":{"status":"2"}}"#)
+            #expect(update.status == 200)
+            #expect(update.device?.kind == .applied)
+        }
+    }
 }

@@ -26,15 +26,16 @@ struct TokenUploadEndToEndTests {
         return scenario
     }
 
-    /// Starts a server for `scenario` logging into `capture`, with its control API; stops both afterwards.
+    /// Starts a server for `scenario` logging into `capture`, uploading through `transport` (the core's default
+    /// when `nil`), with its control API; stops both afterwards.
     static func withUploadServer<T>(
-        _ scenario: Scenario, capture: LogCapture = LogCapture(),
+        _ scenario: Scenario, capture: LogCapture = LogCapture(), transport: (any TokenUploadTransport)? = nil,
         _ body: (MockAPNsServer, MockAPNsControlAPI) async throws -> T
     ) async throws -> T {
         var scenario = scenario
         scenario.listen.port = 0
         let logger = Logger(label: "mock-apns-upload-test") { _ in capture.handler() }
-        let server = try await MockAPNsServer.start(scenario: scenario, logger: logger)
+        let server = try await MockAPNsServer.start(scenario: scenario, logger: logger, tokenUploadTransport: transport)
         let control = try await MockAPNsControlAPI.start(server: server, port: 0, logger: logger)
         do {
             let result = try await body(server, control)
@@ -289,11 +290,10 @@ struct TokenUploadEndToEndTests {
 /// `mock-apns run` with `tokenUpload:`: a broken token endpoint fails the run, as a broken APNs answer would.
 @Suite("Token upload under mock-apns run")
 struct TokenUploadRunTests {
-    @Test("run s.yaml -- mock-apns push --live-activity start: an unreachable token endpoint fails the run")
-    func runFailsOnBrokenEndpoint() throws {
+    /// `mock-apns run` of a taxi scenario uploading to `url`, its COMMAND a start push: its status and its output.
+    static func runStartPush(uploadingTo url: String, attempts: Int) throws -> (status: Int32, text: String) {
         let folder = try RunTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = "http://127.0.0.1:\(try UploadReceiver.unusedPort())/la-tokens"
         let scenario = try RunTestSupport.write(
             """
             activityTypes:
@@ -304,7 +304,7 @@ struct TokenUploadRunTests {
               - token: \(LiveActivityEndToEndTests.taxiStartToken)
                 kind: push-to-start
                 attributesType: mpushTaxiAttributes
-            tokenUpload: { url: "\(url)", attempts: 2, timeout: 1s }
+            tokenUpload: { url: "\(url)", attempts: \(attempts), timeout: 1s }
             """, "upload.yaml", in: folder)
         let result = try RunTestSupport.mockAPNs([
             "run", scenario, "--", "mock-apns", "push", LiveActivityEndToEndTests.taxiStartToken,
@@ -312,8 +312,14 @@ struct TokenUploadRunTests {
             "--attributes", #"{"appName":"Taxi","appLogo":"logo"}"#, "--content-state", #"{"status":"1"}"#,
             "--alert", "Your ride",
         ])
-        let text = result.output + result.errors
-        #expect(result.status == 1, "\(text)")
+        return (result.status, result.output + result.errors)
+    }
+
+    @Test("run s.yaml -- mock-apns push --live-activity start: an unreachable token endpoint fails the run")
+    func runFailsOnBrokenEndpoint() throws {
+        let url = "http://127.0.0.1:\(try UploadReceiver.unusedPort())/la-tokens"
+        let (status, text) = try Self.runStartPush(uploadingTo: url, attempts: 2)
+        #expect(status == 1, "\(text)")
         #expect(text.contains("✗ token upload (started) for activity "), "\(text)")
         #expect(text.contains("to \(url) failed after 2 attempts: connection refused"), "\(text)")
     }

@@ -119,6 +119,12 @@ final class ChildProcess: @unchecked Sendable {
         signal(SIGINT)
     }
 
+    /// SIGTERM, then SIGKILL if it has not ended within `grace` (`SpawnedChild.terminateAndWait`); returns once it
+    /// has ended. Nothing if it never started.
+    func stop(grace: Duration) {
+        started?.terminateAndWait(grace: grace)
+    }
+
     /// Sends `number`, if it is still running.
     func signal(_ number: Int32) {
         started?.signal(number)

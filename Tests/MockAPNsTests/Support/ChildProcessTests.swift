@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Testing
 
 #if canImport(Glibc)
@@ -72,5 +73,53 @@ struct ChildProcessTests {
         missing.executableURL = URL(fileURLWithPath: "/nonexistent/program")
         #expect(throws: ChildProcess.Failure.self) { try missing.run() }
         #expect(!missing.isRunning)
+    }
+
+    @Test("stop(grace:): SIGTERM ends a child at once; one that ignores SIGTERM is killed when the grace is over")
+    func stopWithGrace() throws {
+        let polite = ChildProcess()
+        polite.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        polite.arguments = ["30"]
+        try polite.run()
+        let started = ContinuousClock.now
+        polite.stop(grace: .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(10), "SIGTERM alone ends a sleep")
+        #expect(polite.terminationReason == .uncaughtSignal && polite.terminationStatus == SIGTERM)
+
+        let stubborn = ChildProcess()
+        stubborn.executableURL = URL(fileURLWithPath: "/bin/sh")
+        stubborn.arguments = ["-c", "trap '' TERM; exec sleep 30"]
+        try stubborn.run()
+        Thread.sleep(forTimeInterval: 0.3)  // past the trap: the sleep ignores SIGTERM
+        let stopping = ContinuousClock.now
+        stubborn.stop(grace: .milliseconds(500))
+        let waited = ContinuousClock.now - stopping
+        #expect(stubborn.terminationReason == .uncaughtSignal && stubborn.terminationStatus == SIGKILL)
+        #expect(waited >= .milliseconds(500) && waited < .seconds(10), "\(waited)")
+        stubborn.stop(grace: .seconds(5))  // once ended: returns at once
+    }
+
+    @Test("Spawn.executable finds a program as a shell does: a path as is, else the first PATH folder that has it")
+    func pathLookup() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("path-\(UUID().uuidString)")
+        let first = folder.appendingPathComponent("a")
+        let second = folder.appendingPathComponent("b")
+        for directory in [first, second] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = first.appendingPathComponent("tool").path
+        let runnable = second.appendingPathComponent("tool").path
+        FileManager.default.createFile(atPath: plain, contents: Data("#!/bin/sh\n".utf8))
+        FileManager.default.createFile(
+            atPath: runnable, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        let path = "\(first.path):\(second.path)"
+        #expect(try Spawn.executable("tool", path: path) == runnable, "a file that is not executable is skipped")
+        let shell = try Spawn.executable("sh", path: nil)
+        #expect(["/usr/local/bin/sh", "/usr/bin/sh", "/bin/sh"].contains(shell), "the default PATH: \(shell)")
+        #expect(try Spawn.executable(runnable, path: "") == runnable)
+        #expect(throws: Spawn.LookupFailure.notExecutable) { try Spawn.executable(plain, path: path) }
+        #expect(throws: Spawn.LookupFailure.notFound) { try Spawn.executable("no-such-tool", path: path) }
+        #expect(throws: Spawn.LookupFailure.notFound) { try Spawn.executable("tool", path: first.path) }
     }
 }

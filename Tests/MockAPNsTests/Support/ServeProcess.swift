@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A real `mock-apns serve` process, as a user starts it: its banner read up to "ready", its ports from the
 /// banner, its memory and descriptors from `/proc`, its records from the JSONL journal; always stopped.
 /// Sendable: the stored properties are constants once `init` returns, and the methods only read `/proc` and files.
@@ -162,13 +158,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after 5 s; removes the files it owns. Safe to call more than once.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(pid, SIGKILL) }
-        }
-        if process.processIdentifier != 0 { process.waitUntilExit() }
+        process.stop(grace: .seconds(5))
         for file in ownedFiles { try? FileManager.default.removeItem(atPath: file) }
     }
 
