@@ -92,7 +92,7 @@ struct ActivitiesCommandTests {
             try #require(records.count == 1, "\(listed.output)")
             #expect(records[0]["device"]?["outcome"] == "dropped")
             #expect(
-                records[0]["device"]?["reason"]
+                records[0]["device"]?["reason"]?.stringValue
                     == "attributes-type 'mpushTaxiAttribute' is not a type the app declares (did you mean "
                     + "'mpushTaxiAttributes'? declared: mpushTakeoutAttributes, mpushTaxiAttributes)")
 
