@@ -79,7 +79,7 @@ struct DocSnippetTests {
         let result = try await DocSnippetRunner.run(script, interpreter: .bash, server: server, timeout: 30)
         await server.stopOffPool()
         #expect(result.output.contains("devices[0].token"), "\(result.output)")
-        #expect(result.output.contains("error: 400"), "\(result.output)")
+        #expect(result.output.contains("The requested URL returned error: 422"), "\(result.output)")
     }
 
     @Test("the pages have blocks of each kind, and the parser reads fences and directives")
