@@ -11,6 +11,8 @@ struct ActivitiesCommand: AsyncParsableCommand {
             Talks to the control API of `mock-apns serve` (GET /v1/activities). The table shows each activity's \
             id, type, state at the mock's clock, update token (shortened), last content-state and what the phone \
             did with its pushes. Filters combine: `mock-apns activities --type mpushTaxiAttributes --state active`. \
+            A footer counts the pushes to push-to-start tokens that started nothing (the phone dropped or \
+            throttled them; to the --token given) and prints the `mock-apns requests` command that lists them. \
             Usage errors exit 2.
             """)
 
@@ -59,6 +61,10 @@ struct ActivitiesCommand: AsyncParsableCommand {
         let activities = try await controlCall { try await client.activities(query) }
         printer.header()
         for activity in activities { printer.print(activity) }
+        if !json, !follow {
+            let dropped = try await controlCall { try await DroppedStarts.fetch(client, token: query.token) }
+            printer.footer(dropped.footer(controlFlags: control.commandLineFlags))
+        }
         guard let changes else { return }
         do {
             for try await change in changes { printer.print(change) }

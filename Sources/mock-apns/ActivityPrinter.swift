@@ -32,6 +32,11 @@ struct ActivityPrinter {
         write(row(change: what, change.activity), Self.style(change.activity.state))
     }
 
+    /// Lines under the table (`DroppedStarts.footer`), in yellow on a terminal.
+    func footer(_ lines: [String]) {
+        for line in lines { write(line, .yellow) }
+    }
+
     private func row(change: String?, _ activity: ActivitySnapshot) -> String {
         let counts = activity.outcomeCounts
         let outcomes = DeviceOutcome.Kind.allCases.compactMap { kind in

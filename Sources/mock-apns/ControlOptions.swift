@@ -13,6 +13,15 @@ struct ControlOptions: ParsableArguments {
     @Option(name: .long, help: "The bearer token given to serve --control-token. Default: $MOCK_APNS_CONTROL_TOKEN.")
     var controlToken: String?
 
+    /// The options as given on the command line (` --control-url URL --control-token T`, each word shell-quoted),
+    /// to append to a command printed for the user to run next; empty when neither was given.
+    var commandLineFlags: String {
+        var flags = ""
+        if let url { flags += " --control-url \(StartBanner.shellQuoted(url))" }
+        if let controlToken { flags += " --control-token \(StartBanner.shellQuoted(controlToken))" }
+        return flags
+    }
+
     /// A client for the chosen control API.
     func client() -> MockAPNsControlClient {
         let environment = ProcessInfo.processInfo.environment

@@ -62,6 +62,10 @@ struct PushRequest {
             if let text = command.attributes {
                 set("attributes", .object(try Push.jsonObject(text, option: "--attributes")))
             }
+            // A start asks for the new activity's update token unless told not to or the payload says already.
+            if event == .start, !command.noInputPushToken, !aps.contains(where: { $0.0 == "input-push-token" }) {
+                set("input-push-token", .number("1"))
+            }
             if event == .start, command.alert == nil, !aps.contains(where: { $0.0 == "alert" }) {
                 StandardStream.error.write(
                     "warning: a Live Activity start without aps.alert is dropped by devices; add --alert\n")
@@ -97,28 +101,12 @@ struct PushRequest {
 
     /// The equivalent `curl --http2` command, each word shell-quoted; the test CA is named by file.
     func curlCommand() throws -> String {
-        let ca = try caFile ?? Self.testCAFile()
+        let ca = try caFile ?? TestCAFile.locate().path
         var lines = ["curl --http2 --silent --show-error --include --cacert \(StartBanner.shellQuoted(ca))"]
         for (name, value) in headers { lines.append("-H \(StartBanner.shellQuoted("\(name): \(value)"))") }
         lines.append("--data-binary \(StartBanner.shellQuoted(String(decoding: body, as: UTF8.self)))")
         lines.append(StartBanner.shellQuoted(target.url))
         return lines.joined(separator: " \\\n  ")
-    }
-
-    /// A file holding the embedded test CA: `certs/ca.pem` here when it is that CA, else one in the temporary folder.
-    private static func testCAFile() throws -> String {
-        let pem = TestCredentials.caPEM.trimmingCharacters(in: .whitespacesAndNewlines)
-        let local = "certs/ca.pem"
-        if let text = try? String(contentsOfFile: local, encoding: .utf8),
-            text.trimmingCharacters(in: .whitespacesAndNewlines) == pem
-        {
-            return local
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-ca.pem").path
-        do { try (pem + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw CLIError("cannot write the test CA to \(path) for --cacert: \(error.localizedDescription)")
-        }
-        return path
     }
 }
 

@@ -16,7 +16,9 @@ struct Push: AsyncParsableCommand {
 
             Live Activities: --live-activity start|update|end sets push type liveactivity, the topic suffix \
             .push-type.liveactivity, aps.event and aps.timestamp (now, in seconds); --content-state fills \
-            aps.content-state; start also needs --attributes-type and --attributes.
+            aps.content-state; start also needs --attributes-type and --attributes, and sends input-push-token: 1 \
+            (ask for the update token, as a provider that updates the activity does) unless --no-input-push-token \
+            or the payload's own aps.input-push-token says otherwise.
 
             Exit status: 0 on 200, 1 when APNs answers with an error, 2 on a usage error, 3 when the endpoint \
             cannot be reached. With --curl it prints the equivalent curl command and sends nothing.
@@ -82,6 +84,11 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "aps.content-state, a JSON object.")
     var contentState: String?
 
+    @Flag(
+        name: .long,
+        help: "With --live-activity start: do not add aps.input-push-token: 1 (the phone then issues no update token).")
+    var noInputPushToken = false
+
     @Flag(name: .long, help: "Print the equivalent curl command instead of sending.")
     var curl = false
 
@@ -138,12 +145,14 @@ struct Push: AsyncParsableCommand {
             ] where value != nil {
                 throw ValidationError("\(flag) needs --live-activity start|update|end")
             }
+            if noInputPushToken { throw ValidationError("--no-input-push-token goes with --live-activity start only") }
             return
         }
         if liveActivity != .start {
             if attributesType != nil || attributes != nil {
                 throw ValidationError("--attributes-type and --attributes go with --live-activity start only")
             }
+            if noInputPushToken { throw ValidationError("--no-input-push-token goes with --live-activity start only") }
         } else if attributesType == nil || attributes == nil || contentState == nil {
             throw ValidationError(
                 "--live-activity start needs --attributes-type, --attributes and --content-state")

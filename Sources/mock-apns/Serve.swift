@@ -131,12 +131,19 @@ struct Serve: AsyncParsableCommand {
         if let journalMaxBytes { loaded.journalMaxBytes = journalMaxBytes }
         loaded.limits = try limitOverrides(loaded.limits)
 
+        // The embedded test CA's file, named before the server starts: its TLS failure log names the same file.
+        let embedded = loaded.listen.certificateFile == nil && loaded.listen.caFile == nil
+        let testCA = embedded ? try? TestCAFile.locate() : nil
+        if let testCA { loaded.listen.caFile = testCA.path }
+
         let mock = try await RunningMock.start(
             scenario: loaded, journalFile: journal,
             control: noControl ? nil : .init(host: controlHost ?? "127.0.0.1", port: controlPort, token: controlToken),
             logger: logger)
-        StartBanner(server: mock.server, journalFile: journal, controlAPI: mock.controlAPI, controlToken: controlToken)
-            .print()
+        StartBanner(
+            server: mock.server, journalFile: journal, controlAPI: mock.controlAPI, controlToken: controlToken,
+            testCAWritten: testCA?.written ?? false
+        ).print()
 
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

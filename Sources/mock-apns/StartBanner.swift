@@ -7,6 +7,9 @@ struct StartBanner {
     let journalFile: String?
     let controlAPI: MockAPNsControlAPI?
     let controlToken: String?
+    /// Whether the CA file `listen.caFile` names is the embedded test CA written to the temporary folder (no
+    /// `certs/ca.pem` here holds it): the banner says so.
+    let testCAWritten: Bool
 
     func print() {
         let world = server.engine.world
@@ -41,6 +44,11 @@ struct StartBanner {
             lines.append("Send a push (the token below is valid for an hour; mint another with `mock-apns token`):")
             lines.append(example)
         }
+        if let start = pushToStartCommand(host: host) {
+            lines.append("")
+            lines.append("Start a Live Activity on the scenario's push-to-start token:")
+            lines.append(start)
+        }
         lines.append("")
         lines.append("ready")
         // Unbuffered, so that a script waiting for "ready" sees it at once.
@@ -61,21 +69,19 @@ struct StartBanner {
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// The CA file to trust and how to show it: the scenario's CA, the checkout's `certs/ca.pem`, or the
-    /// embedded test CA written to the temporary folder (outside a checkout, nothing else names it).
+    /// The CA file to trust, as an absolute path, and how to show it: the scenario's or `--ca` file, or the embedded
+    /// test CA's file (`serve` puts it in `listen.caFile` before it starts, `TestCAFile`); `nil` for a `--cert`
+    /// without `--ca`.
     private func caFilePath() -> (path: String, text: String)? {
-        guard let caPEM = server.caPEM else { return nil }
-        if let path = server.scenario.listen.caFile { return (path, path) }
-        let local = "certs/ca.pem"
-        let trimmed = caPEM.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let text = try? String(contentsOfFile: local, encoding: .utf8),
-            text.trimmingCharacters(in: .whitespacesAndNewlines) == trimmed
-        {
-            return (local, local)
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-ca.pem").path
-        guard (try? (caPEM + "\n").write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return nil }
+        guard server.caPEM != nil, let file = server.scenario.listen.caFile else { return nil }
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        guard testCAWritten else { return (path, path) }
         return (path, "\(path)  (the embedded test CA, written there: no certs/ca.pem in this folder)")
+    }
+
+    /// The host a pasted command connects to: `localhost` for a wildcard address.
+    private func target(_ host: String) -> String {
+        server.host == "0.0.0.0" || server.host == "::" ? "localhost" : host
     }
 
     private func exampleCurl(host: String, caPath: String?) -> String? {
@@ -84,13 +90,39 @@ struct StartBanner {
         let token = ProviderTokenSigner.makeToken(
             teamID: TestCredentials.teamID, keyID: TestCredentials.keyID, issuedAt: now, key: key)
         let device = String(repeating: "0123456789abcdef", count: 4)
-        let target = server.host == "0.0.0.0" || server.host == "::" ? "localhost" : host
+        // --include: the status line (and apns-id) show on success too, where APNs answers with no body.
         return """
-              curl --http2 --cacert \(caPath ?? "ca.pem") \\
+              curl --http2 --silent --show-error --include --cacert \(Self.shellQuoted(caPath ?? "ca.pem")) \\
                 -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \\
                 -H 'authorization: bearer \(token)' \\
                 -d '{"aps":{"alert":{"title":"Hello","body":"from mock-apns"}}}' \\
-                https://\(target):\(server.port)/3/device/\(device)
+                https://\(target(host)):\(server.port)/3/device/\(device)
             """
+    }
+
+    /// `mock-apns push … --live-activity start` to the scenario's first push-to-start token (by token), with
+    /// attributes and a content state that decode as its type's, so that it starts an activity as pasted; `nil`
+    /// when the scenario has no push-to-start device or declares no type it could start.
+    private func pushToStartCommand(host: String) -> String? {
+        let world = server.engine.world
+        let types = server.scenario.activityTypes
+        guard
+            let device = world.devices.values.filter({ $0.kind == .pushToStart }).min(by: { $0.token < $1.token }),
+            let schema = device.attributesType.map({ types[$0] }) ?? types.values.min(by: { $0.name < $1.name })
+        else { return nil }
+        let now = Date()
+        var words = ["mock-apns push \(device.token)", "--url https://\(target(host)):\(server.port)"]
+        if let topic = device.bundleID ?? (world.apps.count == 1 ? world.apps.keys.first : nil) {
+            words.append("--topic \(Self.shellQuoted(topic))")
+        }
+        // `push` trusts the embedded test CA by itself; a CA of the user's own certificate must be named.
+        if server.scenario.listen.certificateFile != nil, let ca = caFilePath()?.path {
+            words.append("--ca \(Self.shellQuoted(ca))")
+        }
+        words.append("--live-activity start --attributes-type \(Self.shellQuoted(schema.name))")
+        words.append("--alert 'Live Activity started'")
+        words.append("--attributes \(Self.shellQuoted(schema.exampleAttributes(at: now).jsonText))")
+        words.append("--content-state \(Self.shellQuoted(schema.exampleContentState(at: now).jsonText))")
+        return "  " + words.joined(separator: " \\\n    ")
     }
 }

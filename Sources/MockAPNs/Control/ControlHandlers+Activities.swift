@@ -28,13 +28,9 @@ extension ControlHandlers {
             ]))
     }
 
-    /// `GET /v1/activities/{id}`: the activity, or 404 with the reason.
+    /// `GET /v1/activities/{id}`: the activity (`id` may be a unique prefix), or 404 with the reason.
     private func activity(_ id: String) async throws -> Response {
-        guard let activity = try await server.activity(id: id) else {
-            throw MockAPNsControlError.notFound(
-                "no activity '\(id)': it never started, or a reset or scenario load cleared it; "
-                    + "list them with GET /v1/activities")
-        }
+        guard let activity = try await server.activity(id: id) else { throw MockAPNsServer.unknownActivity(id) }
         return ControlResponse.json(activity.json)
     }
 

@@ -72,7 +72,11 @@ public protocol MockAPNsControl: Sendable {
     /// The simulated phone's Live Activities that match `query` at the mock's clock, in start order.
     func activities(_ query: ActivityQuery) async throws -> [ActivitySnapshot]
 
-    /// The activity with `id`, or `nil` when there is none (never started, or cleared by a reset).
+    /// The activity with `id`, or `nil` when there is none (never started, or cleared by a reset). `id` may be a
+    /// unique prefix of the id, in any case (`0c6f1a2b`, as `mock-apns activities` prints it; at least
+    /// `ActivityRegistry.minimumIDPrefix` characters); an ambiguous or too short prefix throws
+    /// `MockAPNsControlError` (400) naming the candidates. The same goes for `rotateActivityToken` and
+    /// `dismissActivity`.
     func activity(id: String) async throws -> ActivitySnapshot?
 
     /// Waits until an activity matches `query` or `timeout` passes; answers the first that does, or `nil`.

@@ -10,9 +10,10 @@ extension MockAPNsServer {
             .filter(query.matches)
     }
 
-    /// The activity with `id`, or `nil`.
+    /// The activity with `id`, or whose id starts with `id` (at least `ActivityRegistry.minimumIDPrefix`
+    /// characters, any case), or `nil`; a 400 when several ids start with it or it is too short.
     public func activity(id: String) async throws -> ActivitySnapshot? {
-        engine.activities.activity(id: id).map(snapshot)
+        try Self.wholeID(id, in: engine.activities).flatMap(engine.activities.activity(id:)).map(snapshot)
     }
 
     /// Waits until an activity matches `query` (at the clock when it changes) or `timeout` passes.
@@ -26,7 +27,8 @@ extension MockAPNsServer {
     }
 
     /// Gives the running activity `id` a new update token, which then passes `tokenIssued` (the token upload).
-    public func rotateActivityToken(id: String) async throws -> ActivitySnapshot {
+    public func rotateActivityToken(id given: String) async throws -> ActivitySnapshot {
+        let id = try Self.existingID(given, in: engine.activities)
         let rotated = try Self.controlError(for: id) { () throws(ActivityChangeRefusal) in
             try engine.activities.rotateToken(id: id, now: engine.clock.now(), lifetimes: activityLifetimes)
         }
@@ -35,8 +37,9 @@ extension MockAPNsServer {
     }
 
     /// The person swipes the activity `id` away.
-    public func dismissActivity(id: String) async throws -> ActivitySnapshot {
-        snapshot(
+    public func dismissActivity(id given: String) async throws -> ActivitySnapshot {
+        let id = try Self.existingID(given, in: engine.activities)
+        return snapshot(
             try Self.controlError(for: id) { () throws(ActivityChangeRefusal) in
                 try engine.activities.dismiss(id: id, now: engine.clock.now(), lifetimes: activityLifetimes)
             })
@@ -71,9 +74,7 @@ extension MockAPNsServer {
         } catch {
             switch error {
             case .unknown(let id):
-                throw .notFound(
-                    "no activity '\(id)': it never started, or a reset or scenario load cleared it; "
-                        + "list them with GET /v1/activities")
+                throw unknownActivity(id)
             case .notAllowed(let state):
                 let what = state == .dismissed ? "already dismissed" : "\(state.rawValue): the phone no longer runs it"
                 throw MockAPNsControlError(status: 409, "activity '\(id ?? "")' is \(what)")
@@ -81,5 +82,42 @@ extension MockAPNsServer {
                 throw .badRequest("the app cannot start this activity: \(message)")
             }
         }
+    }
+
+    /// The whole id of the activity `text` names (its id, or a unique prefix of it); `nil` when none does, a 400
+    /// when several do or `text` is too short to look up.
+    static func wholeID(_ text: String, in registry: ActivityRegistry) throws(MockAPNsControlError) -> String? {
+        switch registry.match(id: text) {
+        case .found(let id): return id
+        case .none: return nil
+        case .tooShort:
+            throw .badRequest(
+                "activity id '\(text)' is too short: give the whole id or at least "
+                    + "\(ActivityRegistry.minimumIDPrefix) characters of it (mock-apns activities prints 8)")
+        case .ambiguous(let ids):
+            let shown = ids.prefix(Self.ambiguousIDsShown).joined(separator: ", ")
+            let more = ids.count > Self.ambiguousIDsShown ? " and \(ids.count - Self.ambiguousIDsShown) more" : ""
+            throw .badRequest(
+                "activity id '\(text)' is ambiguous: \(ids.count) activities start with it (\(shown)\(more)); "
+                    + "give more characters")
+        }
+    }
+
+    /// How many ids an ambiguous prefix's message lists.
+    static let ambiguousIDsShown = 10
+
+    /// `wholeID`, with a 404 when no activity has that id.
+    private static func existingID(_ text: String, in registry: ActivityRegistry) throws(MockAPNsControlError)
+        -> String
+    {
+        guard let id = try wholeID(text, in: registry) else { throw unknownActivity(text) }
+        return id
+    }
+
+    /// The 404 for an id no activity has.
+    static func unknownActivity(_ id: String) -> MockAPNsControlError {
+        .notFound(
+            "no activity '\(id)': it never started, or a reset or scenario load cleared it; "
+                + "list them with GET /v1/activities")
     }
 }

@@ -52,8 +52,8 @@ struct ActivityPushFacts {
             return .refused(DeviceOutcome(.dropped, reason: "aps.attributes-type is missing: nothing starts"))
         }
         guard let schema = types[typeName] else {
-            return .refused(
-                DeviceOutcome(.dropped, reason: "attributes-type '\(typeName)' is not a type the app declares"))
+            let reason = ActivitySchema.undeclared(typeName, field: "attributes-type", among: types)
+            return .refused(DeviceOutcome(.dropped, reason: reason))
         }
         if let deviceType, deviceType != typeName {
             return .refused(

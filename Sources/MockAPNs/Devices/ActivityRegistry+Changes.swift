@@ -56,12 +56,7 @@ extension ActivityRegistry {
         ActivityChangeRefusal
     ) -> LiveActivity {
         guard let schema = types[request.attributesType] else {
-            let declared = types.keys.sorted()
-            throw .invalid(
-                "attributesType '\(request.attributesType)' is not a type the app declares ("
-                    + (declared.isEmpty
-                        ? "the scenario declares none under activityTypes:"
-                        : "declared: \(declared.joined(separator: ", "))") + ")")
+            throw .invalid(ActivitySchema.undeclared(request.attributesType, field: "attributesType", among: types))
         }
         let decoded = [schema.decodeAttributes(request.attributes), schema.decodeContentState(request.contentState)]
         if let error = decoded.lazy.compactMap(\.error).first { throw .invalid("does not decode: \(error)") }

@@ -58,3 +58,15 @@ public enum ActivityDateDecoding: String, Sendable, Hashable, CaseIterable {
     /// allowed), as `JSONDecoder` does from iOS 17 on; iOS 16's `ISO8601DateFormatter` refused fractional seconds.
     case iso8601
 }
+
+extension ActivitySchema {
+    /// Why `name` names no type of `types`: `<field> 'Name' is not a type the app declares (did you mean 'X'?
+    /// declared: A, B)`, with the did-you-mean the scenario loader gives (`NameSuggestion`) when one is close.
+    static func undeclared(_ name: String, field: String, among types: [String: ActivitySchema]) -> String {
+        let declared = types.keys.sorted()
+        let problem = "\(field) '\(name)' is not a type the app declares"
+        guard !declared.isEmpty else { return problem + " (the scenario declares none under activityTypes:)" }
+        let guess = NameSuggestion.closest(to: name, among: declared).map { "did you mean '\($0)'? " } ?? ""
+        return problem + " (\(guess)declared: \(declared.joined(separator: ", ")))"
+    }
+}

@@ -44,6 +44,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     let metrics: ServerMetrics
     /// The server's rate-limited log of failed handshakes and refused connections.
     private let connectionLog: RateLimitedLog
+    /// The CA file clients are told to trust (`listen.caFile`), named when a client does not trust the certificate.
+    private let trustedCAFile: String?
     /// Answers waiting on a scripted delay and streams held with no answer (ShutdownDeadlineEvent, close).
     var held = HeldAnswers()
     /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.
@@ -53,7 +55,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     init(
         engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,
-        connectionLog: RateLimitedLog
+        connectionLog: RateLimitedLog, trustedCAFile: String? = nil
     ) {
         self.engine = engine
         self.tls = tls
@@ -61,6 +63,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
         self.logger = logger
         self.metrics = metrics
         self.connectionLog = connectionLog
+        self.trustedCAFile = trustedCAFile
         self.state = tls == nil ? .awaitingPreface(received: 0, draining: false) : .handshaking
     }
 
@@ -122,7 +125,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 writeCiphertext(context: context)
                 return
             case .failed(let error):
-                let failure = HandshakeFailure(error)
+                let failure = HandshakeFailure(error, trustedCAFile: trustedCAFile)
                 connectionLog.log(
                     logger, kind: failure.kind, failure.message,
                     metadata: ["client": "\(connection.info.remoteAddress)", "error": "\(error)"])

@@ -114,6 +114,8 @@ public final class MockAPNsServer: Sendable {
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
         let connectionLog = RateLimitedLog()
+        // The file a client that fails the handshake is told to trust: the CA file clients are shown, if any.
+        let trustedCAFile = caPEM == nil ? nil : listen.caFile
         let group = eventLoopGroup ?? MultiThreadedEventLoopGroup(numberOfThreads: UsableCores.count)
 
         var listeners: [Channel] = []
@@ -122,7 +124,7 @@ public final class MockAPNsServer: Sendable {
             let tlsListener = try await bind(
                 host: listen.host, port: listen.port, group: group, engine: engine, tlsContext: tlsContext,
                 metrics: metrics, connections: connections, limits: scenario.limits, connectionLog: connectionLog,
-                logger: logger)
+                trustedCAFile: trustedCAFile, logger: logger)
             listeners.append(tlsListener)
             if let cleartextPort = listen.cleartextPort {
                 role = .cleartext
@@ -130,7 +132,7 @@ public final class MockAPNsServer: Sendable {
                     try await bind(
                         host: listen.host, port: cleartextPort, group: group, engine: engine, tlsContext: nil,
                         metrics: metrics, connections: connections, limits: scenario.limits,
-                        connectionLog: connectionLog, logger: logger))
+                        connectionLog: connectionLog, trustedCAFile: trustedCAFile, logger: logger))
             }
         } catch {
             let port = role == .apns ? listen.port : listen.cleartextPort ?? 0
@@ -148,7 +150,7 @@ public final class MockAPNsServer: Sendable {
     private static func bind(
         host: String, port: Int, group: MultiThreadedEventLoopGroup, engine: MockAPNsEngine, tlsContext: TLSContext?,
         metrics: ServerMetrics, connections: ConnectionRegistry, limits: ConnectionLimits,
-        connectionLog: RateLimitedLog, logger: Logger
+        connectionLog: RateLimitedLog, trustedCAFile: String?, logger: Logger
     ) async throws -> Channel {
         let cap = ConnectionCap(limit: limits.maxConnections)
         return try await ServerBootstrap(group: group)
@@ -187,7 +189,7 @@ public final class MockAPNsServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         APNsConnectionHandler(
                             engine: engine, tls: tls, info: info, logger: logger, metrics: metrics,
-                            connectionLog: connectionLog))
+                            connectionLog: connectionLog, trustedCAFile: trustedCAFile))
                 } catch {
                     return channel.eventLoop.makeFailedFuture(error)
                 }

@@ -8,15 +8,17 @@ struct HandshakeFailure: Sendable, Hashable {
     /// The line to log: what happened and what to do.
     var message: String
 
-    /// The likely cause of `error` (OpenSSL's queue rendered by `TLSError.fromQueue`).
-    init(_ error: TLSError) {
+    /// The likely cause of `error` (OpenSSL's queue rendered by `TLSError.fromQueue`); an untrusted certificate's
+    /// message names `trustedCAFile`, the CA file clients are told to trust (what `serve`'s banner prints).
+    init(_ error: TLSError, trustedCAFile: String? = nil) {
         let text = error.message.lowercased()
         func has(_ words: String...) -> Bool { words.contains { text.contains($0) } }
         if has("unknown ca", "certificate unknown", "bad certificate", "unsupported certificate") {
             kind = "untrusted"
             message =
-                "TLS handshake failed: the client does not trust the server certificate (does it trust certs/ca.pem?"
-                + " trust it, or run with --cert/--key of a certificate it trusts)"
+                "TLS handshake failed: the client does not trust the server certificate (does it trust "
+                + (trustedCAFile ?? "the mock's CA, the file serve prints under 'trust this CA'")
+                + "? trust it, or run with --cert/--key of a certificate it trusts)"
         } else if has("unsupported protocol", "version too low", "protocol version", "wrong ssl version") {
             kind = "protocol"
             message = "TLS handshake failed: the client offered only TLS 1.1 or older; APNs and mock-apns need TLS 1.2+"

@@ -45,6 +45,64 @@ struct ActivitiesCommandTests {
         }
     }
 
+    @Test("the short id the table prints finds the activity on GET /v1/activities/{id}")
+    func shortIDFindsTheActivity() async throws {
+        try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
+            let (id, _) = try await ActivityAPITests.startTaxi(server)
+            let table = try await run([], control)
+            let row = try #require(table.output.split(separator: "\n").dropFirst().first, "\(table.output)")
+            let short = String(try #require(row.split(separator: " ").first))
+            let answer = try await ControlCurl.call("GET", control, "/v1/activities/\(short)")
+            #expect(answer.status == 200, "\(short): \(answer.text)")
+            #expect(answer.json?["id"] == .string(id))
+        }
+    }
+
+    @Test("a footer counts the starts the phone dropped, with a requests command that lists them as printed")
+    func droppedStartsFooter() async throws {
+        try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
+            let (_, token) = try await ActivityAPITests.startTaxi(server)
+            #expect(try await ActivityAPITests.update(server, token, #"{"status":3}"#).device?.kind == .dropped)
+            let now = Int(Date().timeIntervalSince1970)
+            let typo = try await LiveActivityEndToEndTests.push(
+                server, to: LiveActivityEndToEndTests.taxiStartToken,
+                #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttribute","#
+                    + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
+                    + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+            #expect(typo.status == 200 && typo.device?.kind == .dropped)
+
+            let table = try await run([], control)
+            #expect(table.status == 0, "\(table.errors)")
+            let lines = table.output.split(separator: "\n").map(String.init)
+            try #require(lines.count == 4, "\(table.output)")
+            #expect(
+                lines[2] == "1 push to a push-to-start token started nothing (dropped 1), so no row above; see why with:")
+            let command = lines[3].trimmingCharacters(in: .whitespaces)
+            #expect(
+                command == "mock-apns requests --device dropped --token \(LiveActivityEndToEndTests.taxiStartToken) "
+                    + "--control-url \(control.url)")
+
+            // The command, pasted: it lists exactly that start, whose reason names the declared types.
+            let path = DocSnippetRunner.executableFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+            let listed = try await offPool {
+                try Subprocess.run("/usr/bin/env", ["PATH=\(path)", "NO_COLOR=1", "bash", "-c", command + " --json"])
+            }
+            #expect(listed.status == 0, "\(listed.errors)")
+            let records = listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+            try #require(records.count == 1, "\(listed.output)")
+            #expect(records[0]["device"]?["outcome"] == "dropped")
+            #expect(
+                records[0]["device"]?["reason"]?.stringValue
+                    == "attributes-type 'mpushTaxiAttribute' is not a type the app declares (did you mean "
+                    + "'mpushTaxiAttributes'? declared: mpushTakeoutAttributes, mpushTaxiAttributes)")
+
+            let json = try await run(["--json"], control)
+            #expect(json.output.split(separator: "\n").allSatisfy { (try? JSONParser.parse(String($0))) != nil })
+            let other = try await run(["--token", token], control)
+            #expect(other.output.split(separator: "\n").count == 2, "\(other.output)")
+        }
+    }
+
     @Test("--follow prints each change as it happens")
     func follow() async throws {
         try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in

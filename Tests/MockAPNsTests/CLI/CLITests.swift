@@ -96,7 +96,7 @@ struct CLITests {
 
         let banner = ServeProcess.readBanner(out.fileHandleForReading)
         #expect(banner.contains("environment sandbox"))
-        #expect(banner.contains("trust this CA           certs/ca.pem"))
+        #expect(banner.contains("trust this CA           \(Curl.caFile)\n"), "\(banner)")
         let result = try Self.curlThePrintedPush(banner)
         #expect(result.1 == "200", "\(result.2)")
 

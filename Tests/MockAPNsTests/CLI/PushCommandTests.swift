@@ -128,6 +128,31 @@ struct PushCommandTests {
         #expect((next["content-state"] as? [String: Any])?["eta"] as? Int == 2)
     }
 
+    @Test("--live-activity start asks for the update token (input-push-token: 1): the phone issues it, no note")
+    func liveActivityStartAsksForTheToken() throws {
+        let server = try ServeProcess(arguments: ["--scenario", "scenarios/taxi-ride.yaml"])
+        defer { server.stop() }
+        let start = [
+            LiveActivityEndToEndTests.taxiStartToken, "--url", "https://localhost:\(server.port)", "--live-activity",
+            "start", "--alert", "Ride", "--attributes-type", "mpushTaxiAttributes", "--attributes",
+            #"{"appName":"Taxi","appLogo":"logo"}"#, "--content-state", #"{"status":"1"}"#,
+        ]
+        let asked = try Self.push(start)
+        #expect(asked.status == 0, "\(asked.output)\(asked.errors)")
+        let unasked = try Self.push(start + ["--no-input-push-token"])
+        #expect(unasked.status == 0, "\(unasked.output)\(unasked.errors)")
+        let records = try Self.records(server)
+        try #require(records.count == 2)
+        #expect(Self.aps(records[0])["input-push-token"] as? Int == 1)
+        let device = try #require(records[0]["device"] as? [String: Any])
+        #expect(device["outcome"] as? String == "started")
+        #expect((device["updateToken"] as? String)?.count == 160)
+        #expect((device["notes"] as? [String]) == [], "\(device)")
+        #expect(Self.aps(records[1])["input-push-token"] == nil)
+        let second = try #require(records[1]["device"] as? [String: Any])
+        #expect((second["notes"] as? [String])?.first?.hasPrefix("start without input-push-token: 1") == true)
+    }
+
     @Test("--curl prints a command that bash and curl send with a 200, quoting included")
     func curl() throws {
         let server = try ServeProcess()
@@ -158,6 +183,11 @@ struct PushCommandTests {
             (["--live-activity", "update", "--content-state", "{\"eta\":"], "--content-state is not valid JSON"),
             (["--live-activity", "start", "--content-state", "{}"], "start needs --attributes-type"),
             (["--content-state", "{}"], "--content-state needs --live-activity"),
+            (["--alert", "x", "--no-input-push-token"], "--no-input-push-token goes with --live-activity start only"),
+            (
+                ["--live-activity", "update", "--content-state", "{}", "--no-input-push-token"],
+                "--no-input-push-token goes with --live-activity start only"
+            ),
             ([], "nothing to send"),
             (
                 ["--alert", "x", "--key", "/nonexistent/k.p8", "--key-id", "ABC123DEFG", "--team-id", "TEAM123456"],

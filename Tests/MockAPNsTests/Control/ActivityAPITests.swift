@@ -213,6 +213,59 @@ struct ActivityAPITests {
         }
     }
 
+    @Test("a unique id prefix (the 8 characters activities prints, any case) works on GET, rotate-token, dismiss")
+    func idPrefix() async throws {
+        try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
+            let (id, _) = try await Self.startTaxi(server)
+            let short = String(id.prefix(8)).lowercased()
+            let found = try await ControlCurl.call("GET", control, "/v1/activities/\(short)")
+            #expect(found.status == 200, "\(found.text)")
+            #expect(found.json?["id"] == .string(id))
+            #expect(try await ControlCurl.call("GET", control, "/v1/activities/\(id.lowercased())").status == 200)
+            let rotated = try await ControlCurl.call("POST", control, "/v1/activities/\(id.prefix(4))/rotate-token")
+            #expect(rotated.status == 200 && rotated.json?["id"] == .string(id), "\(rotated.text)")
+            let dismissed = try await ControlCurl.call("POST", control, "/v1/activities/\(short)/dismiss")
+            #expect(dismissed.status == 200 && dismissed.json?["state"] == "dismissed", "\(dismissed.text)")
+            let again = try await ControlCurl.call("POST", control, "/v1/activities/\(short)/dismiss")
+            #expect(again.error == "activity '\(id)' is already dismissed", "\(again.text)")
+
+            let short3 = try await ControlCurl.call("GET", control, "/v1/activities/\(id.prefix(3))")
+            #expect(short3.status == 400)
+            #expect(short3.error?.hasPrefix("activity id '\(id.prefix(3))' is too short: ") == true, "\(short3.text)")
+            #expect(try await ControlCurl.call("GET", control, "/v1/activities/ffff0000").status == 404)
+        }
+    }
+
+    @Test("an id prefix several activities start with is a 400 that says it is ambiguous and lists them")
+    func ambiguousIDPrefix() async throws {
+        try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
+            // Ids are random UUIDs: start activities until two share their first 4 characters (a few hundred).
+            var byPrefix: [String: String] = [:]
+            var pair: (String, String)?
+            for _ in 0..<20_000 where pair == nil {
+                let id = try await server.startActivity(
+                    ActivityStart(
+                        attributesType: Self.taxi, attributes: ["appName": "T", "appLogo": "l"],
+                        contentState: ["status": "1"])
+                ).id
+                let prefix = String(id.prefix(4))
+                if let other = byPrefix[prefix] { pair = (other, id) } else { byPrefix[prefix] = id }
+            }
+            let (first, second) = try #require(pair)
+            let prefix = first.prefix(4).lowercased()
+            for (method, path) in [
+                ("GET", "/v1/activities/\(prefix)"), ("POST", "/v1/activities/\(prefix)/rotate-token"),
+                ("POST", "/v1/activities/\(prefix)/dismiss"),
+            ] {
+                let answer = try await ControlCurl.call(method, control, path)
+                #expect(answer.status == 400, "\(path): \(answer.text)")
+                let message = try #require(answer.error)
+                #expect(message.hasPrefix("activity id '\(prefix)' is ambiguous: "), "\(message)")
+                #expect(message.contains(first) && message.contains(second), "\(message)")
+            }
+        }
+    }
+
     /// Waits (at most 5 s) until `count` watchers follow the registry: a stream or wait has subscribed.
     static func waitForWatchers(_ server: MockAPNsServer, count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(5)

@@ -93,7 +93,14 @@ struct ActivityReceiveTests {
                 == "attributes-type 'mpushTaxiAttributes' is not this push-to-start token's type "
                 + "'mpushTakeoutAttributes'")
         let unknown = startAPS { $0[2].1 = "Nope" }
-        #expect(start(unknown, type: nil)?.reason == "attributes-type 'Nope' is not a type the app declares")
+        #expect(
+            start(unknown, type: nil)?.reason
+                == "attributes-type 'Nope' is not a type the app declares (declared: mpushTaxiAttributes)")
+        let near = startAPS { $0[2].1 = "mpushTaxiAttribute" }
+        #expect(
+            start(near, type: nil)?.reason
+                == "attributes-type 'mpushTaxiAttribute' is not a type the app declares (did you mean "
+                + "'mpushTaxiAttributes'? declared: mpushTaxiAttributes)")
         #expect(registry.activities.isEmpty)
     }
 
