@@ -41,6 +41,9 @@ public struct RuleMatch: Sendable {
     /// What the simulated phone must have done with the push: for `expect:` only. The phone decides after the
     /// APNs answer a rule gives, so the loader refuses it in `rules[].match`, and a rule given one never applies.
     public var device: DeviceCondition?
+    /// `token: { issuedFrom: … }`: an update token the phone issued in the run, for `expect:` only (the loader
+    /// refuses it in `rules[].match`; a rule given one never applies). At most one of it and `token` is set.
+    public var issuedToken: IssuedTokenCondition?
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, headers: [String: String] = [:],
