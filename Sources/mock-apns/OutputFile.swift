@@ -19,7 +19,9 @@ enum OutputFile {
         if exists, isFolder.boolValue {
             throw CLIError("\(flag) \(path): it is a folder; give the path of a file in it")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // As the user wrote it (`build`, not `/home/…/build`), so that the message names what they typed.
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
         if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -12,7 +12,9 @@ struct InstallScriptTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let fakeBin = work.appendingPathComponent("fakebin")
         let built = work.appendingPathComponent("built-mock-apns")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try Data("#!/bin/sh\necho stand-in\n".utf8).write(to: built)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: built.path)
         try InstalledMockAPNs.writeStandIns(in: fakeBin, built: built.path)
         let prefix = work.appendingPathComponent("prefix").path
         let scratch = work.appendingPathComponent("scratch").path

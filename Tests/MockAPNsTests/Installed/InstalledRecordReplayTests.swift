@@ -29,7 +29,8 @@ struct InstalledRecordReplayTests {
             let text = try String(
                 contentsOf: installed.workingDirectory.appendingPathComponent("ride.yaml"), encoding: .utf8)
             #expect(text.contains("token: { issuedFrom: \"\(Self.pushToStart)\", start: 1 }"), "\(text)")
-            #expect(!text.contains("token: \"db25"), "the start's token is declared, the issued one is not: \(text)")
+            // Only the start's token, which the scenario declares, is written as it is; the issued one is not.
+            #expect(text.components(separatedBy: "      token: \"").count == 2, "\(text)")
             // The replay: a new run, a new update token, the same expectations.
             let replay = try installed.run(["run", "ride.yaml", "--", "sh", "-c", Self.provider])
             #expect(replay.status == 0, "\(text)\n\(replay.output)\(replay.errors)")

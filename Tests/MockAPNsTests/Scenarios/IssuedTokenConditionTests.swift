@@ -50,7 +50,7 @@ struct IssuedTokenConditionTests {
             ),
             (
                 "expect:\n  - match: { token: { issuedFrom: abab, start: 0 } }",
-                "test.yaml:2:48: expect[0].match.token.start: must be from 1 to 1000000, got 0"
+                "test.yaml:2:48: expect[0].match.token.start: must be between 1 and 1000000, got 0"
             ),
             (
                 "expect:\n  - match: { token: { start: 1 } }",
