@@ -15,7 +15,8 @@ public struct IssuedTokenCondition: Sendable, Hashable {
     public var pushToStartToken: String
     /// Only the token of the nth activity that `pushToStartToken` started in the run (1-based); `nil` for any.
     public var start: Int?
-    /// The issued tokens the condition names in the run being checked, lowercase: empty until `resolved(_:)` (in `Journal/`).
+    /// The issued tokens the condition names in the run being checked, lowercase: empty until `resolved(_:)`
+    /// (in `Journal/`).
     var tokens: Set<String> = []
 
     /// The update tokens of activities started from `pushToStartToken` (the `start`th one only, if given).

@@ -21,7 +21,7 @@ struct RunReviewTests {
 
     // Issue 20 changed this test: a missing folder is now made before COMMAND runs, and a path that cannot be
     // written is refused there (exit 2, COMMAND not run) instead of after a whole run.
-    @Test("--junit or --report that cannot be written stops the run with 2 up front; a late failure keeps a failure's code")
+    @Test("--junit or --report that cannot be written stops run with 2 up front; a late failure keeps a failure's code")
     func unwritableOutputs() throws {
         let passing = try Support.mockAPNs(["run", "--junit", "/dev/null/apns.xml", "--", "true"])
         #expect(passing.status == 2, "\(passing.output)\(passing.errors)")

@@ -7,8 +7,8 @@ import Testing
 struct InstalledRecordReplayTests {
     /// The taxi ride's push-to-start token (scenarios/taxi-ride.yaml).
     static let pushToStart =
-        "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f746099ffd"
-        + "4676e7e40a14ee3683d8809d5d8b4aaf6eea31109209ed97c"
+        "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f"
+        + "746099ffd4676e7e40a14ee3683d8809d5d8b4aaf6eea31109209ed97c"
 
     /// A provider as docs/live-activities.md walks it: a start, the issued token read back, an update, an end.
     static let provider = """
@@ -24,7 +24,9 @@ struct InstalledRecordReplayTests {
     @Test("run --record of a Live Activity run writes the issued token as issuedFrom, and the replay exits 0")
     func recordAndReplay() throws {
         try InstalledMockAPNs.with { installed in
-            let recorded = try installed.run(["run", "taxi-ride", "--record", "ride.yaml", "--", "sh", "-c", Self.provider])
+            let recorded = try installed.run([
+                "run", "taxi-ride", "--record", "ride.yaml", "--", "sh", "-c", Self.provider,
+            ])
             #expect(recorded.status == 0, "\(recorded.output)\(recorded.errors)")
             let text = try String(
                 contentsOf: installed.workingDirectory.appendingPathComponent("ride.yaml"), encoding: .utf8)

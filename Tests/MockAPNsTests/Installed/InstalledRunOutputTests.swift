@@ -38,7 +38,8 @@ struct InstalledRunOutputTests {
             }
             let folder = try installed.run(["run", "--junit", ".", "--", "true"])
             #expect(folder.status == 2)
-            #expect(folder.errors.contains("--junit .: it is a folder; give the path of a file in it"), "\(folder.errors)")
+            #expect(
+                folder.errors.contains("--junit .: it is a folder; give the path of a file in it"), "\(folder.errors)")
         }
     }
 
@@ -52,9 +53,8 @@ struct InstalledRunOutputTests {
             #expect(result.status == 2, "\(result.output)\(result.errors)")
             #expect(result.output.contains(" 0 failed"), "\(result.output)")
             #expect(result.errors.contains("--junit build/apns.xml: build is a file, not a folder"), "\(result.errors)")
-            #expect(
-                result.errors.contains("the verdict passed, but exit status 2: an output file asked for was not written"),
-                "\(result.errors)")
+            let explained = "the verdict passed, but exit status 2: an output file asked for was not written"
+            #expect(result.errors.contains(explained), "\(result.errors)")
         }
     }
 }

@@ -35,13 +35,16 @@ struct InstalledScenarioTests {
     func unknownNameListsShipped() throws {
         try InstalledMockAPNs.with { installed in
             let folder = installed.share.appendingPathComponent("scenarios").standardizedFileURL.path
-            for command in [["check", "taxi-rid"], ["run", "taxi-rid", "--", "true"], ["serve", "--scenario", "taxi-rid"]]
-            {
+            let commands = [
+                ["check", "taxi-rid"], ["run", "taxi-rid", "--", "true"], ["serve", "--scenario", "taxi-rid"],
+            ]
+            for command in commands {
                 let result = try installed.run(command)
+                let errors = result.errors
                 #expect(result.status != 0, "\(command)")
-                #expect(result.errors.contains("taxi-rid: cannot read the scenario file: no such file"), "\(result.errors)")
-                #expect(result.errors.contains("(did you mean 'taxi-ride'?)"), "\(result.errors)")
-                #expect(result.errors.contains("The shipped scenarios, in \(folder): default, faults,"), "\(result.errors)")
+                #expect(errors.contains("taxi-rid: cannot read the scenario file: no such file"), "\(errors)")
+                #expect(errors.contains("(did you mean 'taxi-ride'?)"), "\(errors)")
+                #expect(errors.contains("The shipped scenarios, in \(folder): default, faults,"), "\(errors)")
             }
             // A file of the user's own that exists is read as it is, never replaced by a shipped one.
             let own = try installed.write("name: mine\n", "taxi-ride.yaml")

@@ -94,9 +94,11 @@ struct IssuedTokenConditionTests {
                 count: 0
             """)
         let records = [
-            Self.record(1, to: Self.pushToStart, DeviceOutcome(.started, activityID: "a1", updateToken: Self.issuedFirst)),
+            Self.record(
+                1, to: Self.pushToStart, DeviceOutcome(.started, activityID: "a1", updateToken: Self.issuedFirst)),
             Self.record(2, to: Self.issuedFirst, DeviceOutcome(.applied, activityID: "a1")),
-            Self.record(3, to: Self.pushToStart, DeviceOutcome(.started, activityID: "a2", updateToken: Self.issuedSecond)),
+            Self.record(
+                3, to: Self.pushToStart, DeviceOutcome(.started, activityID: "a2", updateToken: Self.issuedSecond)),
             Self.record(4, to: Self.issuedSecond.uppercased(), DeviceOutcome(.applied, activityID: "a2")),
             Self.record(5, to: String(repeating: "03", count: 80), nil),
         ]

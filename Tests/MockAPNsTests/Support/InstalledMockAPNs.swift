@@ -22,6 +22,7 @@ import Foundation
 ///
 /// Everything under `root` is removed when `with` returns; a failed install throws with the script's output.
 final class InstalledMockAPNs: Sendable {
+    /// The install failed: the script's exit status and output.
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
