@@ -6,13 +6,13 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a scenario file; print a summary, or the file, line and field of the first problem.")
 
-    @Argument(help: "The scenario file (YAML).")
+    @Argument(help: "The scenario file (YAML), or a shipped scenario's name (taxi-ride).")
     var file: String
 
     func run() throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioLoader.load(file: file)
+            scenario = try RunningMock.loadScenario(file)
         } catch {
             throw CLIError("\(error)")
         }
@@ -21,7 +21,9 @@ struct Check: ParsableCommand {
             count(world.keys.count, "key"), count(world.apps.count, "app"), count(world.devices.count, "device"),
             count(scenario.rules.count, "rule"),
         ]
-        print("\(file): OK — scenario '\(scenario.name)', \(world.environment), \(counts.joined(separator: ", "))")
+        // The file's own path: for a shipped scenario named by name, where it is (to copy it, or upload it).
+        let path = scenario.sourcePath ?? file
+        print("\(path): OK — scenario '\(scenario.name)', \(world.environment), \(counts.joined(separator: ", "))")
     }
 
     /// "1 key", "2 keys", "0 keys".

@@ -24,7 +24,8 @@ struct Run: AsyncParsableCommand {
     /// At most this many times `--settle` is spent waiting for a journal that keeps receiving requests.
     static let settleCap = 10
 
-    @Argument(help: "Scenario file (YAML). Default: the embedded default world.")
+    @Argument(
+        help: "Scenario file (YAML) or a shipped scenario's name (taxi-ride). Default: the embedded default world.")
     var scenario: String?
 
     @Argument(parsing: .postTerminator, help: "The provider to run, after --.")
@@ -79,11 +80,7 @@ struct Run: AsyncParsableCommand {
                 try RunChild.executable(command[0], path: ProcessInfo.processInfo.environment["PATH"])
             }
         }
-        if let journal {
-            guard FileManager.default.createFile(atPath: journal, contents: nil) else {
-                throw Self.exit2("--journal \(journal): cannot create it")
-            }
-        }
+        try await Self.orExit2 { try prepareOutputs() }
         let mock = try await Self.orExit2 {
             try await RunningMock.start(
                 scenario: loaded, journalFile: journal, control: .init(host: "127.0.0.1", port: controlPort ?? 0),
@@ -100,11 +97,11 @@ struct Run: AsyncParsableCommand {
         var written = outputs.write(verdict)
         if let record {
             do { try RunRecorder(scenario: loaded, records: mock.server.journal.records()).write(to: record) } catch {
-                warn("--record \(record): \(error)")
+                warn(error.description)
                 written = false
             }
         }
-        let status = verdict.exitCode(outputsWritten: written)
+        let status = verdict.exitStatus(outputsWritten: written)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -123,6 +120,20 @@ struct Run: AsyncParsableCommand {
                     + "(or record from a copy without it)")
         }
         return loaded
+    }
+
+    /// Checks every file the run writes (`--junit`, `--report`, `--journal`, `--record`) before COMMAND starts:
+    /// their folders are made, or the run stops here naming the one that cannot be written; then empties the
+    /// journal file.
+    private func prepareOutputs() throws(CLIError) {
+        try outputs.prepare()
+        if let record { try OutputFile.prepare(record, flag: "--record") }
+        if let journal {
+            try OutputFile.prepare(journal, flag: "--journal")
+            guard FileManager.default.createFile(atPath: journal, contents: nil) else {
+                throw CLIError("--journal \(journal): cannot create it")
+            }
+        }
     }
 
     /// Runs COMMAND (or waits for Ctrl-C without one), lets the journal settle and checks the scenario.

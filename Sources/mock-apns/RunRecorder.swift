@@ -3,6 +3,10 @@ import MockAPNs
 
 /// Record mode (`mock-apns run --record FILE`): the scenario's text with an `expect:` block listing what the
 /// provider sent, one expectation per distinct (token, push type, topic) in first-seen order.
+///
+/// An update token the simulated phone issued during the run is new each run, so it is written as what names it
+/// across runs, `token: { issuedFrom: <push-to-start token>, start: n }` (`IssuedTokenCondition`): the recorded
+/// file then passes on replay.
 struct RunRecorder {
     /// Payload paths never written: they change from run to run (a Live Activity's `aps.timestamp` is the time
     /// of sending).
@@ -16,6 +20,8 @@ struct RunRecorder {
     /// One expectation: its key, how many records had it, and the payload fields all of them share.
     private struct Group {
         var token: String
+        /// For a token the phone issued in the run: the push-to-start token whose `start` issued it, and which start.
+        var issuedFrom: (pushToStart: String, start: Int)?
         var pushType: String?
         var topic: String?
         var count: Int
@@ -32,19 +38,22 @@ struct RunRecorder {
     /// Writes the scenario's text (an empty document for the default world) and the `expect:` block to `path`.
     /// The file paths the scenario names relative to its folder are rewritten relative to `path`'s folder, so the
     /// copy names the same files wherever it is written.
-    func write(to path: String) throws {
+    /// A `CLIError` names `--record` and `path`.
+    func write(to path: String) throws(CLIError) {
         var text = ""
         if let source = scenario.sourcePath {
-            text = try String(contentsOfFile: source, encoding: .utf8)
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            text = try Self.relocating(text, paths: scenario.relativeFilePaths, to: folder)
+            do {
+                text = try String(contentsOfFile: source, encoding: .utf8)
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                text = try Self.relocating(text, paths: scenario.relativeFilePaths, to: folder)
+            } catch {
+                throw CLIError("--record \(path): \((error as? CLIError)?.description ?? OutputFile.reason(error))")
+            }
             if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
             text += "\n"
         }
         text += expectBlock
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw CLIError("cannot write it: \(error.localizedDescription)")
-        }
+        try OutputFile.write(text, to: path, flag: "--record")
     }
 
     /// The `expect:` block: a comment, then one entry per group; `expect: []` when nothing was sent.
@@ -54,10 +63,13 @@ struct RunRecorder {
         guard !groups.isEmpty else { return (lines + ["expect: []"]).joined(separator: "\n") + "\n" }
         lines.append("expect:")
         for (index, group) in groups.enumerated() {
-            let name = "\(index + 1). \(group.pushType ?? "push") to \(group.token.prefix(12))…"
-            lines.append("  - name: \(Self.quoted(name))")
+            lines.append("  - name: \(Self.quoted(Self.name(of: group, number: index + 1)))")
             lines.append("    match:")
-            lines.append("      token: \(Self.quoted(group.token))")
+            if let issued = group.issuedFrom {
+                lines.append("      token: { issuedFrom: \(Self.quoted(issued.pushToStart)), start: \(issued.start) }")
+            } else {
+                lines.append("      token: \(Self.quoted(group.token))")
+            }
             if let pushType = group.pushType { lines.append("      pushType: \(Self.quoted(pushType))") }
             if let topic = group.topic { lines.append("      topic: \(Self.quoted(topic))") }
             if !group.fields.isEmpty {
@@ -71,11 +83,24 @@ struct RunRecorder {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `1. alert to 5984de83fef0…`, `2. liveactivity to the update token of start 1 from db25ba391264…`.
+    private static func name(of group: Group, number: Int) -> String {
+        let to =
+            group.issuedFrom.map { "the update token of start \($0.start) from \($0.pushToStart.prefix(12))…" }
+            ?? "\(group.token.prefix(12))…"
+        return "\(number). \(group.pushType ?? "push") to \(to)"
+    }
+
     /// The records with a device token grouped by (token, push type, topic), first seen first. A group's fields
     /// are the payload's scalar values (by dotted path) that every record of the group has alike.
     private var groups: [Group] {
         var groups: [Group] = []
         var index: [String: Int] = [:]
+        // Each token the phone issued: which push-to-start token's start issued it, and which of its starts.
+        var issuedFrom: [String: (pushToStart: String, start: Int)] = [:]
+        for (pushToStart, tokens) in IssuedTokenCondition.issued(in: records) {
+            for (offset, token) in tokens.enumerated() { issuedFrom[token] = (pushToStart, offset + 1) }
+        }
         for record in records {
             // As expectations compare tokens: ignoring case (a token sent in both cases is one device).
             guard let sent = record.deviceToken, !sent.isEmpty else { continue }
@@ -88,7 +113,9 @@ struct RunRecorder {
             } else {
                 index[key] = groups.count
                 groups.append(
-                    Group(token: token, pushType: record.pushType, topic: record.topic, count: 1, fields: fields))
+                    Group(
+                        token: token, issuedFrom: issuedFrom[token.lowercased()], pushType: record.pushType,
+                        topic: record.topic, count: 1, fields: fields))
             }
         }
         return groups

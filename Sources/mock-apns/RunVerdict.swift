@@ -27,8 +27,23 @@ struct RunVerdict {
 
     /// `exitCode`, except that a run that passed but could not write a file asked for (`--junit`, `--report`,
     /// `--record`) exits 2: a CI job must not pass without the report it uploads. A failure keeps its own code.
+    ///
+    /// The files' folders are made (or refused) before the run (`OutputFile.prepare`), so this happens only when a
+    /// write fails at the end all the same (a full disk, a folder made read-only meanwhile).
     func exitCode(outputsWritten: Bool) -> Int32 {
         exitCode == 0 && !outputsWritten ? MockAPNsCommand.usageExitCode : exitCode
+    }
+
+    /// `exitCode(outputsWritten:)`, saying on standard error, after the file's own error, why a verdict that
+    /// passed exits 2, so that the status never contradicts the verdict above it without a word.
+    func exitStatus(outputsWritten: Bool) -> Int32 {
+        let status = exitCode(outputsWritten: outputsWritten)
+        if status != exitCode {
+            warn(
+                "the verdict passed, but exit status \(status): an output file asked for was not written (above), "
+                    + "and a CI job must not pass without it")
+        }
+        return status
     }
 
     /// COMMAND as one line, its words shell-quoted.

@@ -12,9 +12,16 @@ struct RunVerdictOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only what failed, and the summary line.")
     var quiet = false
 
+    /// Checks, before the run, that the files asked for can be written: creates their missing folders, and
+    /// refuses (naming the flag and the folder) what cannot be (see `OutputFile.prepare`).
+    func prepare() throws(CLIError) {
+        if let junit { try OutputFile.prepare(junit, flag: "--junit") }
+        if let report { try OutputFile.prepare(report, flag: "--report") }
+    }
+
     /// Prints `verdict` (in colour on a terminal unless `NO_COLOR` is set) and writes the files asked for; returns
-    /// whether every file was written (one that cannot be is reported on standard error and makes a passing run
-    /// exit 2, see `RunVerdict.exitCode(outputsWritten:)`).
+    /// whether every file was written (one that still cannot be, after `prepare()` passed, is reported on standard
+    /// error and makes a passing run exit 2, see `RunVerdict.exitStatus(outputsWritten:)`).
     func write(_ verdict: RunVerdict) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
@@ -29,8 +36,8 @@ struct RunVerdictOutputOptions: ParsableArguments {
     }
 
     private static func write(_ text: String, to path: String, flag: String) -> Bool {
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            warn("\(flag) \(path): cannot write it: \(error.localizedDescription)")
+        do { try OutputFile.write(text, to: path, flag: flag) } catch {
+            warn(error.description)
             return false
         }
         return true

@@ -17,10 +17,14 @@ struct RunningMock {
         var token: String?
     }
 
-    /// The scenario file, or the embedded default world when `path` is `nil`.
+    /// The scenario file, or the embedded default world when `path` is `nil`. A `path` with nothing there names a
+    /// shipped scenario (`taxi-ride`, `scenarios/taxi-ride.yaml`: see `ScenarioFolder.locate`); standard error then
+    /// says which file was loaded. `serve --scenario`, `run`, `check` and `verify` all load theirs here.
     static func loadScenario(_ path: String?) throws(ScenarioError) -> Scenario {
         guard let path else { return .embeddedDefault() }
-        return try ScenarioLoader.load(file: path)
+        let file = try ScenarioFolder.locate(path)
+        if file != path { warn("scenario \(path): using the shipped \(file)") }
+        return try ScenarioLoader.load(file: file)
     }
 
     /// Starts the APNs endpoint for `scenario`, then the control API; a `CLIError` with the listen failure's

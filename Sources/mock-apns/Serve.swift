@@ -9,7 +9,9 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the APNs provider API (HTTP/2 over TLS) on the embedded defaults or a scenario file.")
 
-    @Option(name: .long, help: "Scenario file (YAML) describing the world and its script. Default: the embedded one.")
+    @Option(
+        name: .long,
+        help: "Scenario file (YAML), or a shipped scenario's name (taxi-ride). Default: the embedded default world.")
     var scenario: String?
 
     @Option(name: .long, help: "Address to listen on. Default: the scenario's, else 127.0.0.1.")
@@ -130,6 +132,7 @@ struct Serve: AsyncParsableCommand {
         if let journalCapacity { loaded.journalCapacity = journalCapacity }
         if let journalMaxBytes { loaded.journalMaxBytes = journalMaxBytes }
         loaded.limits = try limitOverrides(loaded.limits)
+        if let journal { try OutputFile.prepare(journal, flag: "--journal", replaced: false) }
 
         // The embedded test CA's file, named before the server starts: its TLS failure log names the same file.
         let embedded = loaded.listen.certificateFile == nil && loaded.listen.caFile == nil

@@ -11,7 +11,7 @@ struct Verify: ParsableCommand {
             journal line that is not a record. within: counts from --started-at, else from the journal's first record.
             """)
 
-    @Argument(help: "Scenario file (YAML) with expect: and checks:.")
+    @Argument(help: "Scenario file (YAML) with expect: and checks:, or a shipped scenario's name.")
     var scenario: String
 
     @Option(name: .long, help: "The journal: JSON lines, one record each (run --journal, serve --journal).")
@@ -39,6 +39,7 @@ struct Verify: ParsableCommand {
         do {
             loaded = try RunningMock.loadScenario(scenario)
             records = try Self.records(file: journal)
+            try outputs.prepare()
         } catch {
             StandardStream.error.write("Error: \(error)\n")
             throw ExitCode(MockAPNsCommand.usageExitCode)
@@ -46,7 +47,7 @@ struct Verify: ParsableCommand {
         let start = startedAt.flatMap(Timestamp.date(fromText:)) ?? records.first?.receivedAt ?? Date()
         let report = loaded.verify(records, startedAt: start)
         let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start)
-        let status = verdict.exitCode(outputsWritten: outputs.write(verdict))
+        let status = verdict.exitStatus(outputsWritten: outputs.write(verdict))
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -116,6 +116,11 @@ extension MockAPNsServer: MockAPNsControl {
                     "rule '\(rule.name)' matches on device, which a rule cannot do: the phone decides after APNs "
                         + "answers, and the rule decides that answer; expect it with expectPush(device:) instead")
             }
+            if rule.match.issuedToken != nil {
+                throw MockAPNsControlError.badRequest(
+                    "rule '\(rule.name)' matches on issuedFrom, which a rule cannot do: the token is found in the "
+                        + "run's records when the run is checked; name the token itself")
+            }
             if rule.name == "rule \(index + 1)", existing.contains(rule.name) {
                 // A default name from the loader; number it after the rules already running.
                 rule.name = "rule \(existing.count + index + 1)"

@@ -16,7 +16,7 @@ extension RuleMatch {
         for (subject, condition) in conditions.sorted(by: { $0.key.name < $1.key.name }) {
             with.append("\(subject.name) \(condition.scenarioJSON.jsonText)")
         }
-        var words = token.map { "to \(JournalRecord.shortToken($0))" } ?? ""
+        var words = token.map { "to \(JournalRecord.shortToken($0))" } ?? issuedToken.map { "to \($0.text)" } ?? ""
         if !with.isEmpty { words += (words.isEmpty ? "with " : " with ") + with.joined(separator: ", ") }
         if !terms.isEmpty { words += (words.isEmpty ? "matching " : " matching ") + searchText }
         return words.isEmpty ? "any request" : words
@@ -28,7 +28,7 @@ extension RuleMatch {
     /// What `field` asks for, as text.
     func expectedText(_ field: RuleMatchField) -> String {
         switch field {
-        case .token: token ?? "any"
+        case .token: token ?? issuedToken?.text ?? "any"
         case .topic: topic ?? "any"
         case .pushType: pushType ?? "any"
         case .header(let name): headers[name].map { "\"\($0)\"" } ?? "any"

@@ -12,11 +12,15 @@ extension Scenario {
     public func verify(
         _ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0, tokenUploads: [TokenUpload] = []
     ) -> VerifyReport {
-        var items = expectations.map { $0.check(records, startedAt: startedAt) }
+        // `token: { issuedFrom: … }` names tokens the phone issued in this run: look them up in its records first.
+        let issued = IssuedTokenCondition.issued(in: records)
+        var scenario = self
+        scenario.expectations = expectations.map { $0.resolvingIssuedTokens(issued) }
+        var items = scenario.expectations.map { $0.check(records, startedAt: startedAt) }
         if unexpected == .fail {
-            items.append(ScenarioExpectation.unexpectedItem(records, expectations: expectations))
+            items.append(ScenarioExpectation.unexpectedItem(records, expectations: scenario.expectations))
         }
-        items += checks.map { $0.check(records, scenario: self) }
+        items += checks.map { $0.check(records, scenario: scenario) }
         items += tokenUploads.filter { $0.status != .delivered }.map(\.verifyItem)
         return VerifyReport(items: items, recordCount: records.count, droppedRecords: droppedRecords)
     }

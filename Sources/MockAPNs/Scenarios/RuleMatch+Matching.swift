@@ -78,6 +78,7 @@ extension RuleMatch {
             let same = request.deviceToken.map { $0.lowercased() == token.lowercased() } ?? false
             if !same, !fail(.token) { return false }
         }
+        if let issuedToken, !issuedToken.passes(request.deviceToken), !fail(.token) { return false }
         if let topic, request.fields.topic != topic, !fail(.topic) { return false }
         if let pushType, (request.fields.pushType ?? "alert") != pushType, !fail(.pushType) { return false }
         for (name, value) in headers where request.header(name) != value {

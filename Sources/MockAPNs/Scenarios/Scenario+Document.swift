@@ -61,7 +61,7 @@ extension RuleMatch {
     /// Whether the match gives no field (and so matches every request).
     public var isEmpty: Bool {
         token == nil && topic == nil && pushType == nil && headers.isEmpty && payload.isEmpty && conditions.isEmpty
-            && device == nil
+            && device == nil && issuedToken == nil
     }
 
     /// The match as a scenario file's `match:` mapping (JSON, which is YAML too), headers and paths sorted.
@@ -70,7 +70,7 @@ extension RuleMatch {
         func text(_ literal: String?, _ subject: MatchSubject) -> JSONValue? {
             literal.map { .string($0) } ?? conditions[subject]?.scenarioJSON
         }
-        if let token = text(token, .token) { members.append(("token", token)) }
+        if let token = text(token, .token) ?? issuedToken?.scenarioJSON { members.append(("token", token)) }
         if let topic = text(topic, .topic) { members.append(("topic", topic)) }
         if let pushType = text(pushType, .pushType) { members.append(("pushType", pushType)) }
         var headers = headers.map { ($0.key, JSONValue.string($0.value)) }

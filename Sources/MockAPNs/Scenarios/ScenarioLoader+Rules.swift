@@ -113,8 +113,8 @@ extension ScenarioLoader.Reader {
 
     /// The `match` mapping. Each value is a literal or a value operator (see `ScenarioLoader+MatchCondition`).
     ///
-    /// - Parameter allowsDevice: whether `device:` may be given: in `expect:`, not in `rules[]`, whose answer the
-    ///   phone only sees afterwards.
+    /// - Parameter allowsDevice: whether `device:` and `token: { issuedFrom: … }` may be given: in `expect:`, not in
+    ///   `rules[]`, whose answer the phone only sees afterwards.
     func match(_ field: Field, allowsDevice: Bool) throws(ScenarioError) -> RuleMatch {
         let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload", "device"])
         var match = RuleMatch()
@@ -126,7 +126,14 @@ extension ScenarioLoader.Reader {
             }
             match.device = try deviceCondition(device)
         }
-        if let token = fields["token"] {
+        if let token = fields["token"], try isIssuedToken(token) {
+            guard allowsDevice else {
+                throw token.error(
+                    "a rule cannot match on issuedFrom: the phone issues the token after APNs answers the start, and "
+                        + "the check finds it in the run's records; use issuedFrom in an expect: entry's match instead")
+            }
+            match.issuedToken = try issuedToken(token)
+        } else if let token = fields["token"] {
             switch try matchValue(token, subject: .token, literal: { (f: Field) throws(ScenarioError) in
                 .string(try deviceToken(f))
             }) {

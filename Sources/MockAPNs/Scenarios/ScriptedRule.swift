@@ -45,6 +45,9 @@ public struct RuleMatch: Sendable {
     /// journal's filters and search text (`JournalQuery`) are these; a request not yet decided passes none, so a
     /// rule given one never applies.
     public var terms: [MatchTerm]
+    /// `token: { issuedFrom: … }`: an update token the phone issued in the run, for `expect:` only (the loader
+    /// refuses it in `rules[].match`; a rule given one never applies). At most one of it and `token` is set.
+    public var issuedToken: IssuedTokenCondition?
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, headers: [String: String] = [:],

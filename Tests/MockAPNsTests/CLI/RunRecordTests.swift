@@ -68,9 +68,9 @@ struct RunRecordTests {
         let text = try String(contentsOfFile: recorded, encoding: .utf8)
         #expect(text.hasPrefix("# Recorded by mock-apns run --record"))
         #expect(text.hasSuffix("\nexpect: []\n"))
-        let check = try Support.mockAPNs(["run", "--record", "/nonexistent-folder/x.yaml", "--", "true"])
+        let check = try Support.mockAPNs(["run", "--record", "/dev/null/x.yaml", "--", "true"])
         #expect(check.status == 2)
-        #expect(check.errors.contains("--record /nonexistent-folder/x.yaml"), "\(check.errors)")
+        #expect(check.errors.contains("--record /dev/null/x.yaml"), "\(check.errors)")
     }
 
     @Test("colour on a terminal, none with NO_COLOR set")

@@ -19,15 +19,26 @@ struct RunReviewTests {
         #expect(descriptors == ["0", "1", "2"], "\(result.output)")
     }
 
-    @Test("a passing run that cannot write --junit or --report exits 2; a failing one keeps 1")
+    // Issue 20 changed this test: a missing folder is now made before COMMAND runs, and a path that cannot be
+    // written is refused there (exit 2, COMMAND not run) instead of after a whole run.
+    @Test("--junit or --report that cannot be written stops run with 2 up front; a late failure keeps a failure's code")
     func unwritableOutputs() throws {
-        let passing = try Support.mockAPNs(["run", "--junit", "/nonexistent/apns.xml", "--", "true"])
+        let passing = try Support.mockAPNs(["run", "--junit", "/dev/null/apns.xml", "--", "true"])
         #expect(passing.status == 2, "\(passing.output)\(passing.errors)")
-        #expect(passing.errors.contains("--junit /nonexistent/apns.xml: cannot write it"), "\(passing.errors)")
-        let report = try Support.mockAPNs(["run", "--report", "/nonexistent/apns.md", "--", "true"])
+        #expect(
+            passing.errors.contains("--junit /dev/null/apns.xml: /dev/null is a file, not a folder"),
+            "\(passing.errors)")
+        #expect(passing.output.isEmpty, "no verdict: nothing ran")
+        let report = try Support.mockAPNs(["run", "--report", "/dev/null/apns.md", "--", "true"])
         #expect(report.status == 2, "\(report.output)\(report.errors)")
-        let failing = try Support.mockAPNs(["run", "--junit", "/nonexistent/apns.xml", "--", "false"])
+        let folder = try Support.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let build = folder.appendingPathComponent("build").path
+        let failing = try Support.mockAPNs([
+            "run", "--junit", "\(build)/apns.xml", "--", "sh", "-c", "rm -r '\(build)' && touch '\(build)' && false",
+        ])
         #expect(failing.status == 3, "\(failing.output)\(failing.errors)")
+        #expect(failing.errors.contains("cannot write") || failing.errors.contains("not a folder"), "\(failing.errors)")
     }
 
     @Test("--record into another folder rewrites the scenario's relative key path; the replay passes")

@@ -2,7 +2,8 @@ import Foundation
 import MockAPNs
 import Testing
 
-/// What `scripts/install` lays out, with a stand-in `swift` (and `strip`) so that nothing is compiled.
+/// What `scripts/install` lays out, with a stand-in `swift` (and `strip`) so that nothing is compiled
+/// (`InstalledMockAPNs` installs the real debug binary the same way).
 @Suite("install script layout")
 struct InstallScriptTests {
     @Test("install puts scenarios/ and certs/ in $PREFIX/share/mock-apns, where the installed binary finds them")
@@ -10,31 +11,15 @@ struct InstallScriptTests {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let fakeBin = work.appendingPathComponent("fakebin")
-        try FileManager.default.createDirectory(at: fakeBin, withIntermediateDirectories: true)
-        // `swift build ... --scratch-path X` leaves X/release/mock-apns, as the real build does.
-        let swift = """
-            #!/bin/sh
-            while [ $# -gt 0 ]; do
-                if [ "$1" = "--scratch-path" ]; then scratch="$2"; fi
-                shift
-            done
-            mkdir -p "$scratch/release"
-            printf '#!/bin/sh\\necho stand-in\\n' > "$scratch/release/mock-apns"
-            chmod +x "$scratch/release/mock-apns"
-            """
-        try Data(swift.utf8).write(to: fakeBin.appendingPathComponent("swift"))
-        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: fakeBin.appendingPathComponent("strip"))
-        for tool in ["swift", "strip"] {
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o755], ofItemAtPath: fakeBin.appendingPathComponent(tool).path)
-        }
+        let built = work.appendingPathComponent("built-mock-apns")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try Data("#!/bin/sh\necho stand-in\n".utf8).write(to: built)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: built.path)
+        try InstalledMockAPNs.writeStandIns(in: fakeBin, built: built.path)
         let prefix = work.appendingPathComponent("prefix").path
-        let result = try Subprocess.run(
-            "/usr/bin/env",
-            [
-                "-i", "PATH=\(fakeBin.path):/usr/bin:/bin", "HOME=\(work.path)", "PREFIX=\(prefix)",
-                "MOCK_APNS_SCRATCH=\(work.appendingPathComponent("scratch").path)", ScriptErrorTests.script("install"),
-            ])
+        let scratch = work.appendingPathComponent("scratch").path
+        let result = try InstalledMockAPNs.runInstall(
+            prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
         #expect(result.status == 0, "\(result.errors)")
         let share = "\(prefix)/share/mock-apns"
         #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/mock-apns"))
@@ -49,12 +34,8 @@ struct InstallScriptTests {
             _ = try ScenarioLoader.load(file: "\(share)/scenarios/default.yaml")
         }
         // Run again: the folders are replaced, not nested.
-        let again = try Subprocess.run(
-            "/usr/bin/env",
-            [
-                "-i", "PATH=\(fakeBin.path):/usr/bin:/bin", "HOME=\(work.path)", "PREFIX=\(prefix)",
-                "MOCK_APNS_SCRATCH=\(work.appendingPathComponent("scratch").path)", ScriptErrorTests.script("install"),
-            ])
+        let again = try InstalledMockAPNs.runInstall(
+            prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
         #expect(again.status == 0, "\(again.errors)")
         #expect(!FileManager.default.fileExists(atPath: "\(share)/scenarios/scenarios"))
     }

@@ -38,13 +38,14 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Starts `mock-apns serve arguments` in `directory` and reads its banner up to "ready" (at most `timeout`).
+    /// `executable` is the `mock-apns` to start (`InstalledMockAPNs` passes its installed one).
     init(
         _ arguments: [String], in directory: URL, timeout: Duration = .seconds(30), journalPath: String? = nil,
-        ownedFiles: [String] = []
+        ownedFiles: [String] = [], executable: String = ServeProcess.executable
     ) throws {
         self.journalPath = journalPath
         self.ownedFiles = ownedFiles
-        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["serve"] + arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
