@@ -1,6 +1,6 @@
 extension JournalQuery: FilterQuery {
     /// The query parameter names the control API knows, in the order they are written.
-    public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "limit"]
+    public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "after", "before", "limit"]
 
     /// The query as `name=value` pairs, in `parameterNames` order (what the HTTP client sends).
     public var parameters: [(name: String, value: String)] {
@@ -8,6 +8,8 @@ extension JournalQuery: FilterQuery {
             expected(field).map { (field.rawValue, $0) }
         }
         if let since { items.append(("since", String(since))) }
+        if let after { items.append(("after", after.description)) }
+        if let before { items.append(("before", before.description)) }
         if let limit { items.append(("limit", String(limit))) }
         return items
     }
@@ -60,6 +62,8 @@ extension JournalQuery: FilterQuery {
             }
             deviceWarnings = value == "some"
         case "since": since = try Self.unsigned(name, value)
+        case "after": after = try Self.timePoint(name, value)
+        case "before": before = try Self.timePoint(name, value)
         case "limit":
             guard let number = Int(value), number >= 1 else {
                 throw .badRequest("limit must be a whole number of at least 1, got '\(value)'")
@@ -67,6 +71,13 @@ extension JournalQuery: FilterQuery {
             limit = number
         default:
             throw Self.unknownFilter(name)
+        }
+    }
+
+    private static func timePoint(_ name: String, _ value: String) throws(MockAPNsControlError) -> TimePoint {
+        switch TimePoint.parse(value) {
+        case .success(let point): return point
+        case .failure(let problem): throw .badRequest("\(name): \(problem.message)")
         }
     }
 
