@@ -75,7 +75,7 @@ public struct TimePoint: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if let time = timeOfDay(trimmed) { return time }
-        if trimmed.contains("T") || trimmed.contains("t") {
+        if trimmed.first?.isNumber == true, trimmed.contains("T") || trimmed.contains("t") {
             let date =
                 (try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
                 ?? (try? Date(trimmed, strategy: Date.ISO8601FormatStyle()))

@@ -10,11 +10,13 @@ struct RequestsTimeWindowTests {
     /// 2027-01-15T08:00:00Z, where `ManualClock` starts.
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// Record 1 at the clock's start, record 2 an hour later by the mock's clock.
+    /// Record 1 at the clock's start, record 2 an hour later by the mock's clock (the provider token, signed on
+    /// the real clock, is refused then: the records' times are what counts).
     static func pushTwiceAnHourApart(_ server: MockAPNsServer) async throws {
-        #expect(try await sendPush(server) == 200)
+        _ = try await sendPush(server)
         _ = try await server.moveClock(.advance(.seconds(3600)))
-        #expect(try await sendPush(server) == 200)
+        _ = try await sendPush(server)
+        #expect(server.journal.count == 2)
     }
 
     /// The sequence numbers a `requests --json` run printed.
