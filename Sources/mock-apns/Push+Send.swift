@@ -11,9 +11,10 @@ extension PushRequest {
     /// How long `send` waits for the whole answer.
     static let requestTimeout = TimeAmount.seconds(30)
 
-    /// Sends the push over HTTP/2 with one short-lived client and prints the answer; returns the status. Exit 3
-    /// (through `ExitCode`) when the endpoint cannot be reached or answers with something that is not HTTP/2.
-    func send() async throws -> Int {
+    /// Sends the push over HTTP/2 with one short-lived client and prints the answer; returns the status and the
+    /// apns-id answered. Exit 3 (through `ExitCode`) when the endpoint cannot be reached or answers with something
+    /// that is not HTTP/2, with one sentence that says why (`PushFailure`).
+    func send() async throws -> (status: Int, apnsID: String?) {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: try clientConfiguration())
         do {
             var request = HTTPClientRequest(url: target.url)
@@ -23,10 +24,13 @@ extension PushRequest {
             let response = try await client.execute(request, timeout: Self.requestTimeout)
             let bytes = try await response.body.collect(upTo: 1 << 20)
             try? await client.shutdown()
-            return Self.report(response, body: Array(buffer: bytes))
+            return (Self.report(response, body: Array(buffer: bytes)), response.headers.first(name: "apns-id"))
         } catch {
             try? await client.shutdown()
-            StandardStream.error.write("error: cannot reach \(target.base): \(Self.cause(error))\n")
+            let why = PushFailure.sentence(
+                error, base: target.base, connectTimeout: Self.connectTimeout.nanoseconds / 1_000_000_000,
+                requestTimeout: Self.requestTimeout.nanoseconds / 1_000_000_000)
+            StandardStream.error.write("error: cannot reach \(target.base): \(why)\n")
             throw ExitCode(3)
         }
     }
@@ -64,17 +68,5 @@ extension PushRequest {
         }
         print(lines.joined(separator: "\n"))
         return status
-    }
-
-    /// A short cause for a failed request: the connection error's own words.
-    private static func cause(_ error: Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .connectTimeout: return "no connection within \(connectTimeout.nanoseconds / 1_000_000_000) s"
-            case .deadlineExceeded: return "no answer within \(requestTimeout.nanoseconds / 1_000_000_000) s"
-            default: return "\(error)"
-            }
-        }
-        return "\(error)"
     }
 }

@@ -20,6 +20,10 @@ struct Push: AsyncParsableCommand {
             (ask for the update token, as a provider that updates the activity does) unless --no-input-push-token \
             or the payload's own aps.input-push-token says otherwise.
 
+            When the endpoint is mock-apns, the lines under the status say why it answered so (why:, note:, \
+            phone:), read from its control API ($MOCK_APNS_CONTROL_URL or --control-url, else \
+            http://127.0.0.1:2190); nothing more is printed when that is not reachable.
+
             Exit status: 0 on 200, 1 when APNs answers with an error, 2 on a usage error, 3 when the endpoint \
             cannot be reached. With --curl it prints the equivalent curl command and sends nothing.
             """)
@@ -91,6 +95,9 @@ struct Push: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print the equivalent curl command instead of sending.")
     var curl = false
+
+    /// Where to ask the mock why it answered so (`PushExplanation`).
+    @OptionGroup(title: "Explaining the answer (when the endpoint is mock-apns)") var control: ControlOptions
 
     /// A Live Activity event, the value of `aps.event`.
     enum LiveActivityEvent: String, ExpressibleByArgument, CaseIterable {
@@ -199,7 +206,8 @@ struct Push: AsyncParsableCommand {
             do { print(try request.curlCommand()) } catch { throw Self.usage(ValidationError("\(error)")) }
             return
         }
-        let status = try await request.send()
+        let (status, apnsID) = try await request.send()
+        await PushExplanation.show(apnsID: apnsID, control: control)
         if status != 200 { throw ExitCode(1) }
     }
 

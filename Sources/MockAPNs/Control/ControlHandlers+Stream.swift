@@ -22,7 +22,7 @@ extension ControlHandlers {
         if let lastEventID, let sequence = UInt64(lastEventID) {
             parsed.since = sequence
         }
-        let query = parsed
+        let query = server.resolvingTimes(parsed)
         let journal = server.journal
         var replayed: [JournalRecord] = []
         return eventStream(

@@ -5,9 +5,15 @@ extension MockAPNsServer: MockAPNsControl {
     /// The scenario running now: the one loaded at run time, else the one the server started with.
     public var currentScenario: Scenario { loadedScenario.withLockedValue { $0 } ?? scenario }
 
-    /// The journal records that match `query`, oldest first.
+    /// The journal records that match `query`, oldest first; a relative `after` or `before` is read on the mock's
+    /// clock.
     public func records(_ query: JournalQuery) async throws -> [JournalRecord] {
-        journal.records(matching: query)
+        journal.records(matching: resolvingTimes(query))
+    }
+
+    /// `query` with its `after` and `before` fixed against the mock's clock, which the records' times come from.
+    func resolvingTimes(_ query: JournalQuery) -> JournalQuery {
+        query.after == nil && query.before == nil ? query : query.resolvingTimes(now: engine.clock.now())
     }
 
     /// The record with sequence number `sequence`, or `nil`.
@@ -20,7 +26,7 @@ extension MockAPNsServer: MockAPNsControl {
         -> RecordWaitResult
     {
         guard count >= 1 else { throw MockAPNsControlError.badRequest("count must be at least 1, got \(count)") }
-        return await journal.waitForRecords(matching: query, count: count, timeout: timeout)
+        return await journal.waitForRecords(matching: resolvingTimes(query), count: count, timeout: timeout)
     }
 
     /// Forgets every journal record.

@@ -1,6 +1,6 @@
 extension JournalQuery: FilterQuery {
     /// The query parameter names the control API knows, in the order they are written.
-    public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "limit"]
+    public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "after", "before", "limit"]
 
     /// The query as `name=value` pairs, in `parameterNames` order (what the HTTP client sends).
     public var parameters: [(name: String, value: String)] {
@@ -8,6 +8,8 @@ extension JournalQuery: FilterQuery {
             expected(field).map { (field.rawValue, $0) }
         }
         if let since { items.append(("since", String(since))) }
+        if let after { items.append(("after", after.description)) }
+        if let before { items.append(("before", before.description)) }
         if let limit { items.append(("limit", String(limit))) }
         return items
     }
@@ -22,6 +24,8 @@ extension JournalQuery: FilterQuery {
     public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
         switch name {
         case "since": since = try Self.unsigned(name, value)
+        case "after": after = try Self.timePoint(name, value)
+        case "before": before = try Self.timePoint(name, value)
         case "limit":
             guard let number = Int(value), number >= 1 else {
                 throw .badRequest("limit must be a whole number of at least 1, got '\(value)'")
@@ -60,6 +64,13 @@ extension JournalQuery: FilterQuery {
         case .device: device = DeviceOutcome.Kind(rawValue: value)
         case .warnings: deviceWarnings = value == "some"
         case .status, .priority, .rule, .collapseID, .text: break
+        }
+    }
+
+    private static func timePoint(_ name: String, _ value: String) throws(MockAPNsControlError) -> TimePoint {
+        switch TimePoint.parse(value) {
+        case .success(let point): return point
+        case .failure(let problem): throw .badRequest("\(name): \(problem.message)")
         }
     }
 

@@ -1,10 +1,12 @@
+import Foundation
+
 /// Which journal records a query, a wait or a stream is about: every field given must match.
 ///
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
-/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `limit`) and as command-line
-/// options of `mock-apns requests`. A query is the URL and Swift spelling of one `RuleMatch` (`match`): every
-/// filter, and every word of `search`, is a `MatchTerm`, so filters, waits, streams and expectations test a
-/// record in one place.
+/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `after`, `before`, `limit`)
+/// and as command-line options of `mock-apns requests`. A query is the URL and Swift spelling of one `RuleMatch`
+/// (`match`): every filter, and every word of `search`, is a `MatchTerm`, so filters, waits, streams and
+/// expectations test a record in one place.
 public struct JournalQuery: Sendable, Hashable {
     /// The device token (compared case-insensitively).
     public var token: String?
@@ -32,6 +34,10 @@ public struct JournalQuery: Sendable, Hashable {
     public var search: RecordSearch?
     /// Only records whose sequence number is greater than this one.
     public var since: UInt64?
+    /// Only records received at or after this time.
+    public var after: TimePoint?
+    /// Only records received before this time.
+    public var before: TimePoint?
     /// At most this many records, the newest ones.
     public var limit: Int?
 
@@ -40,7 +46,7 @@ public struct JournalQuery: Sendable, Hashable {
         token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
         status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
         device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, search: RecordSearch? = nil,
-        since: UInt64? = nil, limit: Int? = nil
+        since: UInt64? = nil, after: TimePoint? = nil, before: TimePoint? = nil, limit: Int? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -54,10 +60,12 @@ public struct JournalQuery: Sendable, Hashable {
         self.deviceWarnings = deviceWarnings
         self.search = search
         self.since = since
+        self.after = after
+        self.before = before
         self.limit = limit
     }
 
-    /// The fields a record is compared on; `since` and `limit` choose a window instead.
+    /// The fields a record is compared on; `since`, `after`, `before` and `limit` choose a window instead.
     public enum Field: String, Sendable, Hashable, CaseIterable {
         /// The device token.
         case token
@@ -83,19 +91,39 @@ public struct JournalQuery: Sendable, Hashable {
         case search = "q"
     }
 
-    /// Whether `record` is in the window (`since`) and matches every field given.
+    /// Whether `record` is in the window (`since`, `after`, `before`) and matches every field given.
     ///
-    /// Builds the matcher each time: to test many records, take `matcher` once.
+    /// Builds the matcher each time: to test many records, take `matcher` once. A relative `after` or `before`
+    /// (`-5m`, `16:10`) is read against the system clock here; the server fixes them with its own clock first
+    /// (`resolvingTimes`).
     public func matches(_ record: JournalRecord) -> Bool { matcher(record) }
 
     /// The test of `matches(_:)` built once: the window and `match`.
     public var matcher: @Sendable (JournalRecord) -> Bool {
         let since = self.since
+        let window = resolvingTimes(now: Date())
         let match = self.match
         return { record in
             if let since, record.sequence <= since { return false }
+            guard window.isInTimeWindow(record) else { return false }
             return match.matches(record)
         }
+    }
+
+    /// Whether `record` was received at or after `after` and before `before` (when given).
+    public func isInTimeWindow(_ record: JournalRecord) -> Bool {
+        if let after, record.receivedAt < after.date(now: Date()) { return false }
+        if let before, record.receivedAt >= before.date(now: Date()) { return false }
+        return true
+    }
+
+    /// The query with `after` and `before` fixed to dates against `now`, in the local time zone: once per answer,
+    /// so that `-5m` means the same instant for every record compared.
+    public func resolvingTimes(now: Date) -> JournalQuery {
+        var query = self
+        query.after = after?.resolved(now: now)
+        query.before = before?.resolved(now: now)
+        return query
     }
 
     /// The fields given that `record` does not match, in `Field` order.

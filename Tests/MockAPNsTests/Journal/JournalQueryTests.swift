@@ -117,7 +117,7 @@ struct JournalQueryTests {
         #expect(try JournalQuery.parse(query.parameters).query == query)
         #expect(
             throws: MockAPNsControlError.badRequest(
-                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, limit"
+                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, after, before, limit"
             )
         ) {
             try JournalQuery.parse([("devices", "ab")])
