@@ -870,6 +870,9 @@ def malformed_cases(conn, token):
                                          + hpack_string(b"3")) + frame(DATA, END_STREAM, 1, ALERT),
         "data-after-end-stream": done1 + frame(DATA, END_STREAM, 1, b"{}"),
         "headers-after-end-stream": done1 + frame(HEADERS, END_HEADERS | END_STREAM, 1, block),
+        "data-after-reset": (open1 + frame(RST_STREAM, 0, 1, struct.pack(">I", 8)), frame(DATA, END_STREAM, 1, b"{}")),
+        "headers-after-reset": open1 + frame(RST_STREAM, 0, 1, struct.pack(">I", 8))
+        + frame(HEADERS, END_HEADERS | END_STREAM, 1, block),
         "data-after-answer": (done1, frame(DATA, END_STREAM, 1, b"{}")),
         "headers-after-answer": (done1, frame(HEADERS, END_HEADERS | END_STREAM, 1, block)),
         "decreasing-stream-id": frame(HEADERS, END_HEADERS, 5, block) + frame(DATA, END_STREAM, 5, ALERT)
@@ -900,9 +903,9 @@ def malformed(args, conns, token):
         conn.start_h2()
         conn.drain(1, until=lambda: conn.received.get("SETTINGS", 0) >= 1)
         payload = malformed_cases(conn, token)[name]
-        if isinstance(payload, tuple):  # a request answered first, then the bad frame
+        if isinstance(payload, tuple):  # a request answered (or a stream reset) first, then the bad frame
             conn.send(payload[0])
-            conn.drain(3, until=lambda: 1 in conn.answers)
+            conn.drain(3 if name.endswith("answer") else 0.3, until=lambda: 1 in conn.answers)
             payload = payload[1]
         conn.send(payload + frame(PING, 0, 0, b"afterbad"))
         conn.drain(args.wait, until=lambda: conn.goaway is not None or conn.resets_received and conn.ping_acks

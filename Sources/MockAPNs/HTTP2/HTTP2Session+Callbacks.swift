@@ -68,7 +68,11 @@ private func onDataChunk(
     return 0
 }
 
-/// `on_frame_recv_callback`: END_STREAM completes a request (`requestComplete`); a client RST_STREAM is remembered.
+/// `on_frame_recv_callback`: END_STREAM completes a request (`requestComplete`).
+///
+/// A client RST_STREAM is not remembered in the stream history: the client may send nothing on a stream after its
+/// own reset (RFC 9113 §5.1, "closed"), so a frame after it is the connection error STREAM_CLOSED. Only a reset the
+/// server sent lets late frames through (`frameSent`).
 @inline(__always)
 private func onFrameReceived(
     _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
@@ -78,8 +82,6 @@ private func onFrameReceived(
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
         withOwner(userData, orElse: ()) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
-    } else if type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
-        withOwner(userData, orElse: ()) { $0.history.reset(frame.pointee.hd.stream_id) }
     }
     return 0
 }

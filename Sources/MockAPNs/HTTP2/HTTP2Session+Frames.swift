@@ -11,34 +11,52 @@ struct HTTP2ConnectionViolation: Equatable {
     var message: String
 }
 
-/// A HEADERS frame in a read whose check waits until nghttp2 has read the frames before it.
-struct HTTP2HeadersRecheck {
+/// A DATA or HEADERS frame in a read whose check waits until nghttp2 has read the frames before it.
+struct HTTP2FrameRecheck {
     /// Where the frame starts in the read's bytes.
     var offset: Int
     /// Its stream.
     var streamID: Int32
+    /// HEADERS (else DATA).
+    var isHeaders: Bool
 }
 
 extension HTTP2Session {
     /// Checks the DATA and HEADERS frames in bytes about to be read against the stream history as it stands before
     /// the read (nghttp2 drops DATA on a stream it no longer holds without any callback). Returns how many bytes
-    /// come before a frame that ends the connection (all of them when none does), and the HEADERS frames to check
-    /// with `recheckHeaders` once nghttp2 has read the bytes before them.
+    /// come before a frame that ends the connection (all of them when none does), and the frames to check with
+    /// `recheck` once nghttp2 has read the bytes before them.
     ///
     /// A stream opened in these bytes is above `history.highest`. A HEADERS frame above it, but not above every
     /// HEADERS before it in the same read, may be a lower stream id than one opened in this read: only the history
-    /// after those frames tells (RFC 9113 §5.1). Finding these here, rather than in nghttp2's `on_begin_frame`,
-    /// spares every frame of every push a callback; in a client's usual order (increasing streams) there are none.
-    func checkFrames(_ bytes: UnsafeRawBufferPointer) -> (length: Int, rechecks: [HTTP2HeadersRecheck]) {
+    /// after those frames tells (RFC 9113 §5.1). Likewise a DATA or HEADERS frame after the client's own RST_STREAM
+    /// on its stream in the same read: nghttp2 holds the stream until it reads the reset, then drops the frame
+    /// without a word. Finding these here, rather than in nghttp2's `on_begin_frame`, spares every frame of every
+    /// push a callback; in a client's usual order (increasing streams, nothing sent after a reset) there are none.
+    func checkFrames(_ bytes: UnsafeRawBufferPointer) -> (length: Int, rechecks: [HTTP2FrameRecheck]) {
         let highest = history.highest
         let headers = UInt8(NGHTTP2_HEADERS.rawValue)
+        let rstStream = UInt8(NGHTTP2_RST_STREAM.rawValue)
         var highestHeaders = highest
-        var rechecks: [HTTP2HeadersRecheck] = []
+        var rechecks: [HTTP2FrameRecheck] = []
+        // The streams the client reset in these bytes (a set: a rapid reset puts thousands in one read), and the
+        // highest of them, so that a frame above it (the usual next request) skips the set.
+        var clientResets = Set<Int32>()
+        var highestClientReset: Int32 = 0
         let stop = walker.walk(bytes, checkingAt: { type, streamID, offset in
+            if type == rstStream, streamID & 1 == 1 {
+                clientResets.insert(streamID)
+                highestClientReset = max(highestClientReset, streamID)
+                return true
+            }
+            if type <= headers, streamID <= highestClientReset, clientResets.contains(streamID) {
+                rechecks.append(HTTP2FrameRecheck(offset: offset, streamID: streamID, isHeaders: type == headers))
+                return true
+            }
             if streamID > highest {
                 if type == headers, streamID & 1 == 1 {
                     if streamID <= highestHeaders {
-                        rechecks.append(HTTP2HeadersRecheck(offset: offset, streamID: streamID))
+                        rechecks.append(HTTP2FrameRecheck(offset: offset, streamID: streamID, isHeaders: true))
                     } else {
                         highestHeaders = streamID
                     }
@@ -53,11 +71,12 @@ extension HTTP2Session {
         return (stop, [])
     }
 
-    /// Checks a HEADERS frame that `checkFrames` set aside, now that nghttp2 has read the frames before it: on a
-    /// stream nghttp2 no longer holds, against the stream history (a lower stream id than one opened in the read).
-    func recheckHeaders(streamID: Int32) {
-        guard streamID <= history.highest, violation == nil, !holdsStream(streamID) else { return }
-        _ = check(isHeaders: true, streamID: streamID, highest: history.highest)
+    /// Checks a frame that `checkFrames` set aside, now that nghttp2 has read the frames before it: on a stream
+    /// nghttp2 no longer holds, against the stream history (a lower stream id than one opened in the read, or a
+    /// stream the client reset).
+    func recheck(_ frame: HTTP2FrameRecheck) {
+        guard frame.streamID <= history.highest, violation == nil, !holdsStream(frame.streamID) else { return }
+        _ = check(isHeaders: frame.isHeaders, streamID: frame.streamID, highest: history.highest)
     }
 
     /// Judges a DATA or HEADERS frame on a stream nghttp2 does not hold; false (and `violation` set) when it ends

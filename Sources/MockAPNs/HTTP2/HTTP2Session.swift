@@ -119,7 +119,7 @@ final class HTTP2Session {
             let start = base.assumingMemoryBound(to: UInt8.self)
             // Bytes from a frame that ends the connection on are not read (see `checkFrames`).
             let (length, rechecks) = checkFrames(bytes)
-            // A HEADERS frame set aside is checked once the frames before it are read, then the rest is read.
+            // A frame set aside is checked once the frames before it are read, then the rest is read.
             var read = 0
             for recheck in rechecks {
                 if recheck.offset > read {
@@ -127,7 +127,7 @@ final class HTTP2Session {
                     guard result >= 0 else { return result }
                     read = recheck.offset
                 }
-                recheckHeaders(streamID: recheck.streamID)
+                self.recheck(recheck)
             }
             guard length > read else { return 0 }
             return nghttp2_session_mem_recv(session, start + read, length - read)

@@ -3,13 +3,14 @@
 /// closed stream, and HEADERS that would open a stream below the highest one, without a word.
 ///
 /// Streams open in increasing order, so every stream up to `highest` was opened, skipped (a gap), or refused. A
-/// frame on a closed stream is allowed only when the stream was reset (RFC 9113 §5.1: the peer may not have seen the
-/// RST_STREAM yet); otherwise it is a connection error. Only the exceptions are stored — recent resets and recent
-/// gaps, each bounded — so a push that opens the next stream costs one comparison.
+/// frame on a closed stream is allowed only when the server reset the stream (RFC 9113 §5.1: the client may not have
+/// seen the RST_STREAM yet); otherwise it is a connection error, also after the client's own reset (it may send
+/// nothing on a stream it reset). Only the exceptions are stored — the server's recent resets and recent gaps, each
+/// bounded — so a push that opens the next stream costs one comparison.
 struct HTTP2StreamHistory {
     /// The highest request stream opened.
     private(set) var highest: Int32 = 0
-    /// Recently reset streams (by either side), oldest overwritten first.
+    /// Streams the server recently reset, oldest overwritten first.
     private var resets: [Int32] = []
     private var nextReset = 0
     /// Recently skipped stream ids, as closed ranges, oldest overwritten first.
@@ -21,9 +22,10 @@ struct HTTP2StreamHistory {
 
     /// What a frame on a stream that nghttp2 no longer knows means.
     enum Verdict: Equatable {
-        /// Allowed (a stream above the highest, or one that was reset).
+        /// Allowed (a stream above the highest, or one the server reset).
         case allowed
-        /// DATA or HEADERS on a stream closed after the client's END_STREAM: connection error STREAM_CLOSED.
+        /// DATA or HEADERS on a stream closed after the client's END_STREAM or its RST_STREAM: connection error
+        /// STREAM_CLOSED.
         case streamClosed
         /// HEADERS opening a stream numbered below one already opened: connection error PROTOCOL_ERROR.
         case lowerStreamID
@@ -37,7 +39,7 @@ struct HTTP2StreamHistory {
         if streamID > highest { highest = streamID }
     }
 
-    /// A stream was reset, by the client or by the server (including streams refused before they opened).
+    /// The server reset a stream (including streams refused before they opened).
     mutating func reset(_ streamID: Int32) {
         if resets.count < Self.capacity {
             resets.append(streamID)

@@ -33,22 +33,20 @@ extension APNsValidator {
             throw Rejection(
                 .payloadTooLarge, rule: "payload.size", "the payload is \(body.count) bytes; the limit is \(limit)")
         }
-        if let problem = context.memo.payloadProblem(body) {
+        let check = context.memo.payloadCheck(body)
+        if let problem = check.problem {
             if let reason = world.fidelity.invalidJSONPayload {
                 throw Rejection(reason, rule: "payload.json", "the payload \(problem)")
             }
             context.notes.append("the payload \(problem)")
         }
+        context.payloadDisplay = check.display
     }
 
     /// Token state (§9): environment, app, kind, unregistered, expired.
     func checkDeviceState(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
         guard let device = world.devices[context.token] else {
-            // An update token the simulated phone issued is a device, though the world does not list it.
-            if world.devicePolicy == .strict, issuedTokens?.isUpdateToken(context.token) != true {
-                throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
-            }
-            if endedTokens != nil { try checkEndedActivityToken(context) }
+            try checkUndeclaredToken(context)
             return
         }
         // "A valid token from the other environment: 400 BadDeviceToken" (§9; doc).
@@ -57,23 +55,7 @@ extension APNsValidator {
                 .badDeviceToken, rule: "device.environment",
                 "the token was issued in \(environment); this server is \(world.environment)")
         }
-        // "Token for another app or target: 400 DeviceTokenNotForTopic" (§9; doc).
-        if let bundleID = device.bundleID, let requested = context.bundleID, bundleID != requested {
-            throw Rejection(
-                .deviceTokenNotForTopic, rule: "device.app", "the token belongs to \(bundleID), not \(requested)")
-        }
-        let pushType = context.pushType ?? .alert
-        let kindFits: Bool =
-            switch device.kind {
-            case .app: pushType != .liveactivity && pushType != .voip
-            case .voip: pushType == .voip
-            case .pushToStart, .liveActivity: pushType == .liveactivity
-            }
-        if !kindFits {
-            throw Rejection(
-                .deviceTokenNotForTopic, rule: "device.kind",
-                "the token is a \(device.kind.rawValue) token; it cannot take \(pushType.name) pushes")
-        }
+        try checkTokenFits(kind: device.kind, bundleID: device.bundleID, context)
         // "Inactive: 410 Unregistered + timestamp. Expired: 410 ExpiredToken" (§9; doc).
         if let since = device.unregisteredAt, since <= context.now {
             throw Rejection(.unregistered, rule: "device.unregistered", "the token was unregistered", timestamp: since)
@@ -84,6 +66,48 @@ extension APNsValidator {
         // A declared live-activity token with an activity behind it (`attributesType`) can end like an issued one.
         if endedTokens != nil, device.kind == .liveActivity, device.attributesType != nil {
             try checkEndedActivityToken(context)
+        }
+    }
+
+    /// A token the world does not list. An update token the simulated phone issued is a live-activity device all
+    /// the same (issue 12; issue 20: an alert to it is refused as to a declared one), of the app whose push-to-start
+    /// token started it when the world names one; any other token is unknown: BadDeviceToken in strict mode.
+    ///
+    /// The phone issues 160-digit tokens (`ActivityRegistry.tokenLength`); a shorter or longer token can only be one
+    /// the world lists, so a push to it takes no lock. A 160-digit one takes the registry's lock once.
+    private func checkUndeclaredToken(_ context: Context) throws(Rejection) {
+        let issued =
+            context.token.utf8.count == ActivityRegistry.tokenLength
+            ? issuedTokens?.issuedToken(lowercased: context.token) : nil
+        guard let issued else {
+            if world.devicePolicy == .strict {
+                throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
+            }
+            return
+        }
+        let bundleID = issued.pushToStartToken.flatMap { world.devices[$0]?.bundleID }
+        try checkTokenFits(kind: .liveActivity, bundleID: bundleID, context)
+        if endedTokens != nil { try checkEndedActivityToken(context) }
+    }
+
+    /// Whether a token of `kind`, issued for `bundleID` (`nil`: any), takes this push: its app and its push type.
+    private func checkTokenFits(kind: Device.Kind, bundleID: String?, _ context: Context) throws(Rejection) {
+        // "Token for another app or target: 400 DeviceTokenNotForTopic" (§9; doc).
+        if let bundleID, let requested = context.bundleID, bundleID != requested {
+            throw Rejection(
+                .deviceTokenNotForTopic, rule: "device.app", "the token belongs to \(bundleID), not \(requested)")
+        }
+        let pushType = context.pushType ?? .alert
+        let kindFits: Bool =
+            switch kind {
+            case .app: pushType != .liveactivity && pushType != .voip
+            case .voip: pushType == .voip
+            case .pushToStart, .liveActivity: pushType == .liveactivity
+            }
+        if !kindFits {
+            throw Rejection(
+                .deviceTokenNotForTopic, rule: "device.kind",
+                "the token is a \(kind.rawValue) token; it cannot take \(pushType.name) pushes")
         }
     }
 }

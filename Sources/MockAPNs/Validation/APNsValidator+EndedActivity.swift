@@ -6,8 +6,8 @@ extension APNsValidator {
     /// push to the update token of an activity that ended at least that long ago gets 410 `Unregistered`, with the
     /// end plus the delay as its timestamp.
     ///
-    /// Asked only for Live Activity pushes to a token the world does not list or to a declared `live-activity`
-    /// token with an activity behind it; the registry's lock is taken only when the setting is on.
+    /// Asked only for pushes to an update token the phone issued or to a declared `live-activity` token with an
+    /// activity behind it; the registry's lock is taken only when the setting is on.
     func checkEndedActivityToken(_ context: Context) throws(Rejection) {
         guard let endedTokens, context.pushType == .liveactivity, let registry = issuedTokens,
             let activity = registry.activity(forToken: context.token)

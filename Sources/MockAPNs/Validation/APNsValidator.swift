@@ -67,7 +67,12 @@ public struct APNsValidator: Sendable {
             try checkDeviceTokenFormat(request, &context)
             try checkPayload(request, &context)
             try checkDeviceState(request, &context)
-            if context.pushType == .liveactivity { noteLiveActivityStart(request, &context) }
+            if context.pushType == .liveactivity {
+                noteLiveActivityStart(request, &context)
+            } else if context.pushType == .alert, let note = context.payloadDisplay.note {
+                // "An alert push with nothing to show: APNs answers 200; the phone shows nothing" (phone.md §5).
+                context.notes.append(note)
+            }
             outcome = .accepted
             // Normalised once, by `checkDeviceTokenFormat`: wrapping it is a retain, not a copy.
             acceptedToken = DeviceToken(validated: context.token)
@@ -100,6 +105,8 @@ public struct APNsValidator: Sendable {
         var auth: AuthSummary?
         /// The signing key, when it is limited to some topics (the only use the later checks make of it).
         var topicLimitedKey: SigningKey?
+        /// What the phone would show for the payload (`checkPayload`).
+        var payloadDisplay = PayloadDisplay.notAnObject
         var notes: [String] = []
         let memo: ValidationMemo
 

@@ -12,8 +12,8 @@ final class ValidationMemo {
     private var named: (value: String, type: APNsPushType?)?
     /// The push type whose suffix a topic carries.
     private var suffixed: (topic: String, type: APNsPushType?)?
-    /// What is wrong with a payload, if anything.
-    private var payload: (body: [UInt8], problem: String?)?
+    /// What is wrong with a payload, if anything, and what the phone would show for it.
+    private var payload: (body: [UInt8], result: PayloadCheck.Result)?
     /// What a device token is made of.
     private var token: (token: String, digits: DeviceToken.Digits)?
     /// Whether a payload is a Live Activity start without `aps.alert`.
@@ -35,11 +35,12 @@ final class ValidationMemo {
         return type
     }
 
-    func payloadProblem(_ body: [UInt8]) -> String? {
-        if let payload, Self.sameStorage(payload.body, body) { return payload.problem }
-        let problem = PayloadCheck.problem(body)
-        payload = (body, problem)
-        return problem
+    /// `PayloadCheck.check(body)`: one scan per payload.
+    func payloadCheck(_ body: [UInt8]) -> PayloadCheck.Result {
+        if let payload, Self.sameStorage(payload.body, body) { return payload.result }
+        let result = PayloadCheck.check(body)
+        payload = (body, result)
+        return result
     }
 
     /// Whether `body` is a Live Activity start (`aps.event` "start") without `aps.alert`: one parse per payload.

@@ -17,8 +17,9 @@ public struct FidelitySettings: Sendable, Hashable {
     public var methodCheckedBeforePath = true
     /// The answer when a topic lacks the push type's suffix (open).
     public var topicSuffixMismatch = APNsReason.deviceTokenNotForTopic
-    /// The answer for a background push with priority 10 ("an error", code open).
-    public var backgroundPriorityTen: APNsReason? = .badPriority
+    /// The answer for a background push with priority 10: `nil` answers 200 and notes it on the record, as APNs
+    /// does (Apple calls it "an error" and names no code; seen answered 200). A reason rejects it.
+    public var backgroundPriorityTen: APNsReason? = nil
     /// The answer for a topic the client certificate does not list (open; Pushy's mock says BadTopic).
     public var certificateTopicNotAllowed = APNsReason.badTopic
     /// The answer for a topic outside a topic-specific key's list, or an app of another team (open).

@@ -78,9 +78,13 @@ struct FrameRule: CustomTestStringConvertible, Sendable {
         .ignored("unknown-flags-on-ping", "§4.1"),
     ]
 
-    /// Frames on a stream already answered and closed, and a stream id lower than one already used: today
-    /// nghttp2 1.52 ignores them (the 200 goes out, the frame is dropped); s1-streams makes them errors.
+    /// Frames on a stream already answered and closed, or closed by the client's own reset (h2spec 5.1/8 and
+    /// 5.1/9; the DATA in a later write, the HEADERS in the same one), and a stream id lower than one already used:
+    /// nghttp2 1.52 alone ignores them (the 200 goes out, the frame is dropped); `HTTP2StreamHistory` makes them
+    /// errors.
     static let closedStreamTable: [FrameRule] = [
+        .connection("data-after-reset", "STREAM_CLOSED", "§5.1 closed"),
+        .connection("headers-after-reset", "STREAM_CLOSED", "§5.1 closed"),
         .stream("data-after-answer", "STREAM_CLOSED", "§5.1 closed, §6.1"),
         .stream("headers-after-answer", "STREAM_CLOSED", "§5.1 closed"),
         .connection("decreasing-stream-id", "PROTOCOL_ERROR", "§5.1.1"),
@@ -131,7 +135,7 @@ extension AttackTests {
         try await Self.expectAnswers(FrameRule.table)
     }
 
-    @Test("answers frames on an answered stream with STREAM_CLOSED and a decreasing stream id with PROTOCOL_ERROR")
+    @Test("answers frames on an answered or client-reset stream with STREAM_CLOSED, a lower id with PROTOCOL_ERROR")
     func closedStreamFrames() async throws {
         try await Self.expectAnswers(FrameRule.closedStreamTable)
     }

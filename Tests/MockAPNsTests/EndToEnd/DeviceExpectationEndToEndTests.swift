@@ -34,11 +34,7 @@ struct DeviceExpectationEndToEndTests {
     /// Records #1 to #5.
     static func pushFlow(_ server: MockAPNsServer) async throws {
         let now = Int(Date().timeIntervalSince1970)
-        let taxi = try await LiveActivity.push(
-            server, to: LiveActivity.taxiStartToken,
-            #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
-                + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
-                + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+        let taxi = try await LiveActivity.startRide(server, now: now)
         let taxiToken = try #require(taxi.device?.updateToken)
         let dropped = try await LiveActivity.push(
             server, to: taxiToken,

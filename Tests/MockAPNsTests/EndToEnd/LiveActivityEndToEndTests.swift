@@ -36,15 +36,20 @@ struct LiveActivityEndToEndTests {
         return (response.status, server.journal.records().last?.device)
     }
 
+    /// Starts a taxi ride through the taxi's push-to-start token at `now` (seconds), asking for its update token.
+    static func startRide(_ server: MockAPNsServer, now: Int) async throws -> (status: Int, device: DeviceOutcome?) {
+        try await push(
+            server, to: taxiStartToken,
+            #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
+                + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
+                + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+    }
+
     @Test("start, update, older, equal, undecodable, 9 hours later, end: the phone's outcome on each record")
     func taxiFlow() async throws {
         try await withControlServer(scenario: try Self.scenario()) { server, control in
             let now = Int(Date().timeIntervalSince1970)
-            let start = try await Self.push(
-                server, to: Self.taxiStartToken,
-                #"{"event":"start","timestamp":\#(now),"attributes-type":"mpushTaxiAttributes","#
-                    + #""attributes":{"appName":"Taxi","appLogo":"logo"},"content-state":{"status":"1"},"#
-                    + #""alert":{"title":"Your ride"},"input-push-token":1}"#)
+            let start = try await Self.startRide(server, now: now)
             #expect(start.status == 200)
             #expect(start.device?.kind == .started)
             let token = try #require(start.device?.updateToken)
@@ -126,6 +131,46 @@ struct LiveActivityEndToEndTests {
                 #expect(history.count == 5)
                 #expect(history.filter { $0.outcome == .applied || $0.outcome == .ignored }.count == 4)
             }
+        }
+    }
+
+    /// The delivery activity's update token, declared `kind: live-activity` in scenarios/live-activity.yaml.
+    static let declaredUpdateToken =
+        "bfde7bcbca29718f38364f13a9e19a7bbd526c1e2db237fdeaa310195250e0ec5f593752f1d030b237264fb9099c40f7674b7159b70"
+        + "ffddbb8ad6765b1f3e9b4292f834558d6ab26e5ae724c3333046c"
+
+    @Test("an alert to an update token the phone issued, or rotated to, gets 400 DeviceTokenNotForTopic, as declared")
+    func alertToIssuedToken() async throws {
+        try await withTestServer(scenario: try Self.scenario()) { server in
+            let now = Int(Date().timeIntervalSince1970)
+            let start = try await Self.startRide(server, now: now)
+            let issued = try #require(start.device?.updateToken)
+            let port = server.port
+            func alert(_ token: String) async throws -> (status: Int, body: String, record: JournalRecord?) {
+                let response = try await offPool {
+                    try Curl.request(
+                        port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
+                        body: EndToEndTests.alert)
+                }
+                return (response.status, response.body, server.journal.records().last)
+            }
+            let declared = try await alert(Self.declaredUpdateToken)
+            #expect(declared.status == 400 && declared.body == #"{"reason":"DeviceTokenNotForTopic"}"#)
+            let toIssued = try await alert(issued)
+            #expect(toIssued.status == 400 && toIssued.body == #"{"reason":"DeviceTokenNotForTopic"}"#)
+            #expect(toIssued.record?.rule == "device.kind")
+            #expect(toIssued.record?.explanation == declared.record?.explanation)
+            #expect(toIssued.record?.explanation == "the token is a live-activity token; it cannot take alert pushes")
+
+            let activityID = try #require(start.device?.activityID)
+            let rotated = try await server.rotateActivityToken(id: activityID)
+            let toRotated = try await alert(rotated.activity.updateToken)
+            #expect(toRotated.status == 400 && toRotated.record?.rule == "device.kind")
+            // The activity's own pushes still go through.
+            let update = try await Self.push(
+                server, to: rotated.activity.updateToken,
+                #"{"event":"update","timestamp":\#(now + 1),"content-state":{}}"#)
+            #expect(update.status == 200 && update.device?.kind == .applied)
         }
     }
 

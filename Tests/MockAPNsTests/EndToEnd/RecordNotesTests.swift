@@ -51,4 +51,78 @@ struct RecordNotesTests {
             #expect(record.rule.hasPrefix("scripted:"))
         }
     }
+
+    /// Alert payloads and the note each gets: `nil` when the phone has something to show.
+    static let displayCases: [(payload: String, note: String?)] = [
+        (#"{"data":{"aps":{"alert":"nested, not the payload's"}}}"#, "the phone shows nothing: the payload has no aps"),
+        (#"{"aps":"hello"}"#, "the phone shows nothing: aps is not a JSON object"),
+        (#"{"aps":{}}"#, "the phone shows nothing: aps has no alert, sound or badge"),
+        (#"{"aps":{"content-available":1,"alert":null}}"#, "the phone shows nothing: aps has no alert, sound or badge"),
+        (#"{"aps":{"alert":""}}"#, PayloadDisplay.alertWithoutText.note),
+        (#"{"aps":{"alert":{}}}"#, PayloadDisplay.alertWithoutText.note),
+        (#"{"aps":{"mutable-content":1,"alert":{"title":"","body":null,"launch-image":"a.png"}}}"#,
+         PayloadDisplay.alertWithoutText.note),
+        (#"{"aps":{"alert":"Your order is ready"}}"#, nil),
+        (#"{"aps":{"alert":{"loc-key":"ORDER_READY"}}}"#, nil),
+        (#"{"aps":{"alert":{"title-loc-key":"ORDER"}}}"#, nil),
+        (#"{"aps":{"alert":{"subtitle":"x"}}}"#, nil),
+        (#"{"aps":{"alert":{"\u0062ody":"escaped key"}}}"#, nil),
+        (#"{"aps":{"alert":"","sound":"default"}}"#, nil),
+        (#"{"aps":{"badge":0}}"#, nil),
+        (#"{"aps":{"sound":{"critical":1,"name":"siren.caf"}}}"#, nil),
+    ]
+
+    @Test("an alert push that shows nothing is answered 200 with a note that says why", arguments: displayCases)
+    func nothingToShow(payload: String, note: String?) async throws {
+        try await withTestServer { server in
+            let status = try await sendPush(server, body: payload)
+            #expect(status == 200)
+            let record = try #require(server.journal.records().last)
+            let found = record.notes.filter { $0.hasPrefix("the phone shows nothing") }
+            #expect(found == (note.map { [$0] } ?? []), "\(payload)")
+        }
+    }
+
+    @Test("a push that shows nothing but is not an alert, or is rejected, gets no such note")
+    func nothingToShowOnlyForAcceptedAlerts() async throws {
+        try await withTestServer { server in
+            let background = try await sendPush(
+                server, pushType: "background", body: #"{"aps":{"content-available":1}}"#)
+            let rejected = try await sendPush(server, to: "abc", body: #"{"aps":{}}"#)
+            #expect(background == 200 && rejected == 400)
+            for record in server.journal.records() {
+                #expect(!record.notes.contains { $0.hasPrefix("the phone shows nothing") }, "\(record.notes)")
+            }
+        }
+    }
+
+    @Test("a background push at priority 10: 200 with the note background-priority-10; 400 under the setting")
+    func backgroundPriorityTen() async throws {
+        func push(_ server: MockAPNsServer, priority: String) async throws -> Int {
+            let headers = EndToEndTests.pushHeaders(["apns-push-type": "background", "apns-priority": priority])
+            let port = server.port
+            return try await offPool {
+                try Curl.request(
+                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers,
+                    body: #"{"aps":{"content-available":1}}"#
+                ).status
+            }
+        }
+        try await withTestServer { server in
+            let ten = try await push(server, priority: "10")
+            let five = try await push(server, priority: "5")
+            #expect(ten == 200 && five == 200)
+            let records = server.journal.records()
+            #expect(records.map(\.notes) == [[APNsValidator.backgroundPriorityTenNote], []])
+            #expect(records[0].notes.first?.hasPrefix("background-priority-10: ") == true)
+        }
+        var scenario = Scenario.embeddedDefault(port: 0)
+        scenario.world.fidelity.backgroundPriorityTen = .badPriority
+        try await withTestServer(scenario: scenario) { server in
+            let ten = try await push(server, priority: "10")
+            #expect(ten == 400)
+            let record = try #require(server.journal.records().first)
+            #expect(record.reason == "BadPriority" && record.rule == "apns-priority.background")
+        }
+    }
 }

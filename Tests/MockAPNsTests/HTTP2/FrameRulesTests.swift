@@ -102,14 +102,40 @@ struct FrameRulesTests {
         }
     }
 
-    @Test("DATA still in flight for a stream the client reset is ignored, and the connection goes on")
-    func dataAfterClientReset() async throws {
+    /// h2spec 5.1/8 and 5.1/9: a stream opened, reset by the client (RST_STREAM CANCEL), then DATA or HEADERS on it.
+    @Test(
+        "DATA or HEADERS after the client's own RST_STREAM: GOAWAY STREAM_CLOSED, in a later read or the same one",
+        arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func frameAfterClientReset(isHeaders: Bool, sameRead: Bool) async throws {
+        try await withBurstServer { server, port in
+            var frames = HTTP2ClientFrames()
+            frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
+            frames.reset(frames.partialRequest(path: Self.path, headers: Self.headers, bodyPrefix: "{"))  // 3
+            let first = sameRead ? [] : frames.takeBytes()
+            if isHeaders {
+                frames.nextRequest(onStream: 3)
+                frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3 again
+            } else {
+                frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 3, payload: Array("}".utf8)))
+            }
+            frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5: after the error
+            let writes = sameRead ? [frames.takeBytes()] : [first, frames.takeBytes()]
+            let answer = try RawTCP.converse(port: port, writes: writes, timeout: 1)
+            let goaway = try #require(RawTCP.goaway(in: answer), "no GOAWAY: the frame after the reset was ignored")
+            #expect(goaway.errorCode == Self.streamClosed)
+            #expect(goaway.lastStreamID == 3)
+            #expect(goaway.debug == "\(isHeaders ? "HEADERS" : "DATA"): stream 3 closed")
+            #expect(server.journal.records().map(\.streamID) == [1])
+        }
+    }
+
+    @Test("a stream the client reset, then a new request: the connection goes on")
+    func newRequestAfterClientReset() async throws {
         try await withBurstServer { server, port in
             var frames = HTTP2ClientFrames()
             frames.reset(frames.partialRequest(path: Self.path, headers: Self.headers, bodyPrefix: "{"))  // 1
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3
             let first = frames.takeBytes()
-            frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 1, payload: Array("}".utf8)))
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5
             let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
             #expect(RawTCP.goaway(in: answer) == nil)

@@ -110,7 +110,7 @@ struct HTTP2SessionTests {
         #expect(session.completedRequests.map(\.streamID) == [5, 7])
     }
 
-    @Test("HEADERS again on a stream the client reset in the same read is allowed, and the read goes on")
+    @Test("HEADERS again on a stream the client reset in the same read: STREAM_CLOSED, and the read goes on")
     func headersAfterResetInOneRead() throws {
         var frames = HTTP2ClientFrames()
         frames.nextRequest(onStream: 5)
@@ -121,7 +121,11 @@ struct HTTP2SessionTests {
         frames.nextRequest(onStream: 7)
         frames.request(path: "/3/device/\(Self.token)", headers: Self.base)
         let session = try Self.session(reading: frames)
-        #expect(session.violation == nil)
+        // RFC 9113 §5.1: the client may send nothing on a stream after its own RST_STREAM (h2spec 5.1/9).
+        #expect(
+            session.violation
+                == HTTP2ConnectionViolation(errorCode: 5, lastStreamID: 5, message: "HEADERS: stream 5 closed"))
+        #expect(session.goawayLastStreamID == 5)
         #expect(session.completedRequests.map(\.streamID) == [7])
     }
 }

@@ -12,7 +12,7 @@ struct ScenarioDocumentTests {
         world.fidelity.singleStreamUntilAuthenticated = false
         world.fidelity.maxConcurrentStreams = 500
         world.fidelity.topicSuffixMismatch = .topicDisallowed
-        world.fidelity.backgroundPriorityTen = nil
+        world.fidelity.backgroundPriorityTen = .badPriority
         world.fidelity.invalidJSONPayload = .payloadEmpty
         world.fidelity.badEnvironmentKeyReasonName = "BadEnvironmentKeyIdInToken"
         world.fidelity.missingPushTypeIsAlert = false

@@ -389,7 +389,7 @@ struct ScenarioLoaderTests {
               maxConcurrentStreams: 500
               methodCheckedBeforePath: false
               topicSuffixMismatch: TopicDisallowed
-              backgroundPriorityTen: accept
+              backgroundPriorityTen: BadPriority
               certificateTopicNotAllowed: TopicDisallowed
               keyTopicNotAllowed: BadTopic
               invalidJSONPayload: PayloadEmpty
@@ -410,7 +410,7 @@ struct ScenarioLoaderTests {
         #expect(fidelity.maxConcurrentStreams == 500)
         #expect(fidelity.methodCheckedBeforePath == false)
         #expect(fidelity.topicSuffixMismatch == .topicDisallowed)
-        #expect(fidelity.backgroundPriorityTen == nil)
+        #expect(fidelity.backgroundPriorityTen == .badPriority)
         #expect(fidelity.certificateTopicNotAllowed == .topicDisallowed)
         #expect(fidelity.keyTopicNotAllowed == .badTopic)
         #expect(fidelity.invalidJSONPayload == .payloadEmpty)
@@ -426,10 +426,8 @@ struct ScenarioLoaderTests {
 
         let defaults = try parse("fidelity: {}").world.fidelity
         #expect(defaults == FidelitySettings())
-        #expect(
-            try parse("fidelity: { backgroundPriorityTen: BadPriority }").world.fidelity.backgroundPriorityTen
-                == .badPriority
-        )
+        #expect(defaults.backgroundPriorityTen == nil, "APNs answers 200: accepted by default")
+        #expect(try parse("fidelity: { backgroundPriorityTen: accept }").world.fidelity.backgroundPriorityTen == nil)
     }
 
     @Test("streamLimitAnnounceInterval takes a duration from 0ms to 60s, 1s by default")

@@ -66,15 +66,18 @@ struct APNsValidatorTests {
         expect(fixture.validate(fixture.request(headers: ["apns-priority": value])), .badPriority)
     }
 
-    @Test("rejects a background push with priority 10 and accepts it with 5")
+    @Test("accepts a background push with priority 10 with a note, as APNs does; rejects it under the setting")
     func backgroundPriority() {
         let body = #"{"aps":{"content-available":1}}"#
-        expect(
-            fixture.validate(fixture.request(headers: ["apns-push-type": "background", "apns-priority": "10"], body: body)),
-            .badPriority, rule: "apns-priority.background")
-        #expect(
-            fixture.validate(fixture.request(headers: ["apns-push-type": "background", "apns-priority": "5"], body: body))
-                .isAccepted)
+        let ten = fixture.request(headers: ["apns-push-type": "background", "apns-priority": "10"], body: body)
+        let accepted = fixture.validate(ten)
+        #expect(accepted.isAccepted && accepted.notes == [APNsValidator.backgroundPriorityTenNote])
+        let five = fixture.validate(
+            fixture.request(headers: ["apns-push-type": "background", "apns-priority": "5"], body: body))
+        #expect(five.isAccepted && five.notes.isEmpty)
+        var rejecting = fixture
+        rejecting.world.fidelity.backgroundPriorityTen = .badPriority
+        expect(rejecting.validate(ten), .badPriority, rule: "apns-priority.background")
     }
 
     @Test("rejects a non-numeric apns-expiration with 400 BadExpirationDate", arguments: ["tomorrow", "-5", "1.5", ""])
