@@ -7,7 +7,6 @@ extension MockAPNsControlClient {
     /// The sequence ends when the server stops; cancel the consuming task to stop earlier.
     public func streamActivities(_ query: ActivityQuery) -> AsyncThrowingStream<ActivityChange, any Error> {
         serverSentEvents(
-            "/v1/activities/stream", query: query.parameters, event: "activity", what: "activity changes",
-            decode: ActivityChange.init(json:))
+            "/v1/activities/stream", query: query.parameters, event: "activity", what: "activity changes")
     }
 }

@@ -9,15 +9,13 @@ extension MockAPNsControlClient {
     /// stops; cancel the consuming task to stop earlier.
     public func streamRecords(_ query: JournalQuery) -> AsyncThrowingStream<JournalRecord, any Error> {
         serverSentEvents(
-            "/v1/requests/stream", query: query.parameters, event: "record", what: "records",
-            decode: JournalRecord.init(json:))
+            "/v1/requests/stream", query: query.parameters, event: "record", what: "records")
     }
 
-    /// The `event` events of the server-sent event stream at `path`, each decoded by `decode`: the one reader of
+    /// The `event` events of the server-sent event stream at `path`, each read as an `Item`: the one reader of
     /// the control API's streams (records, activity changes). `what` names the items in messages.
-    func serverSentEvents<Item: Sendable>(
-        _ path: String, query: [(name: String, value: String)], event name: String, what: String,
-        decode: @escaping @Sendable (JSONValue) -> Item?
+    func serverSentEvents<Item: JSONMapped & Sendable>(
+        _ path: String, query: [(name: String, value: String)], event name: String, what: String
     ) -> AsyncThrowingStream<Item, any Error> {
         let request = makeRequest("GET", path, query: query, body: nil)
         let client = httpClient
@@ -40,7 +38,7 @@ extension MockAPNsControlClient {
                     var parser = ServerSentEventParser()
                     for try await chunk in response.body {
                         for event in parser.feed(String(buffer: chunk)) where event.name == name {
-                            guard let json = try? JSONParser.parse(event.data), let item = decode(json)
+                            guard let json = try? JSONParser.parse(event.data), let item = Item(json: json)
                             else { throw Self.unreadable("streamed \(name)") }
                             continuation.yield(item)
                         }

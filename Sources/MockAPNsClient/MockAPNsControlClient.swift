@@ -50,15 +50,13 @@ public struct MockAPNsControlClient: MockAPNsControl {
     /// The journal records that match `query`, oldest first.
     public func records(_ query: JournalQuery) async throws -> [JournalRecord] {
         let json = try await call("GET", "/v1/requests", query: query.parameters)
-        return try Self.decodeRecords(json["records"])
+        return try Self.decodeList(json["records"], "record list", element: "record")
     }
 
     /// The record with sequence number `sequence`, or `nil`.
     public func record(sequence: UInt64) async throws -> JournalRecord? {
         do {
-            let json = try await call("GET", "/v1/requests/\(sequence)")
-            guard let record = JournalRecord(json: json) else { throw Self.unreadable("record") }
-            return record
+            return try Self.decode(try await call("GET", "/v1/requests/\(sequence)"), "record")
         } catch let error as MockAPNsControlError where error.status == 404 {
             return nil
         }
@@ -71,8 +69,7 @@ public struct MockAPNsControlClient: MockAPNsControl {
         let parameters = query.parameters + [("count", String(count)), ("timeout", ControlDuration.text(timeout))]
         let json = try await call(
             "GET", "/v1/requests/wait", query: parameters, timeout: timeout + requestTimeout, accepting: [408])
-        guard let result = RecordWaitResult(json: json) else { throw Self.unreadable("wait result") }
-        return result
+        return try Self.decode(json, "wait result")
     }
 
     /// Forgets every journal record.
@@ -143,10 +140,7 @@ public struct MockAPNsControlClient: MockAPNsControl {
 
     /// The scenario's expectations and checks against the journal as it is now (`POST /v1/verify`).
     public func verify() async throws -> VerifyReport {
-        guard let report = VerifyReport(json: try await call("POST", "/v1/verify")) else {
-            throw Self.unreadable("verify report")
-        }
-        return report
+        try Self.decode(try await call("POST", "/v1/verify"), "verify report")
     }
 
     /// Whether the control API answers `/healthz`.
@@ -158,12 +152,16 @@ public struct MockAPNsControlClient: MockAPNsControl {
         ScenarioSnapshot(name: json["name"]?.stringValue ?? "scenario", document: json)
     }
 
-    private static func decodeRecords(_ json: JSONValue?) throws -> [JournalRecord] {
-        guard let elements = json?.arrayValue else { throw unreadable("record list") }
-        return try elements.map { element in
-            guard let record = JournalRecord(json: element) else { throw unreadable("record") }
-            return record
-        }
+    /// `json` read as a `T`; the error of an answer this client cannot read (`what`) when it is not one.
+    static func decode<T: JSONMapped>(_ json: JSONValue?, _ what: String) throws -> T {
+        guard let json, let value = T(json: json) else { throw unreadable(what) }
+        return value
+    }
+
+    /// `json`, an array (`what`), read as `T`s (each an `element`); unreadable when one of them is not.
+    static func decodeList<T: JSONMapped>(_ json: JSONValue?, _ what: String, element: String) throws -> [T] {
+        guard let elements = json?.arrayValue else { throw unreadable(what) }
+        return try elements.map { try decode($0, element) }
     }
 
     static func unreadable(_ what: String) -> MockAPNsControlError {

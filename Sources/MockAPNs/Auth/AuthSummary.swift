@@ -5,13 +5,14 @@ import Foundation
 /// A value, stored in one shared immutable box: every push on a connection carries the same summary, into its
 /// decision and its journal record, and copying it is one reference instead of four.
 public struct AuthSummary: Sendable, Hashable, Codable {
-    private struct Fields: Sendable, Hashable, Codable {
-        var kind: String
-        var teamID: String?
-        var keyID: String?
-        var issuedAt: Int64?
-        var verified: Bool
-        var certificateTopics: [String]?
+    /// The summary's parts: what its storage holds, and what reading its JSON fills in.
+    public struct Fields: Sendable, Hashable, Codable {
+        fileprivate var kind: String
+        fileprivate var teamID: String?
+        fileprivate var keyID: String?
+        fileprivate var issuedAt: Int64?
+        fileprivate var verified: Bool
+        fileprivate var certificateTopics: [String]?
     }
 
     private final class Storage: Sendable {
@@ -36,6 +37,11 @@ public struct AuthSummary: Sendable, Hashable, Codable {
     public var verified: Bool { storage.fields.verified }
     /// The certificate's topics, for certificate connections.
     public var certificateTopics: [String]? { storage.fields.certificateTopics }
+
+    /// A summary of these parts.
+    init(_ fields: Fields) {
+        storage = Storage(fields)
+    }
 
     public init(
         kind: String, teamID: String? = nil, keyID: String? = nil, issuedAt: Int64? = nil, verified: Bool,
@@ -63,4 +69,22 @@ public struct AuthSummary: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         try storage.fields.encode(to: encoder)
     }
+}
+
+extension AuthSummary: JSONMapped {
+    /// The summary as a record writes it: `kind`, `teamID`, `keyID`, `issuedAt`, `verified`, and
+    /// `certificateTopics` when there are any; read back `nil` without a `kind` text and a `verified` boolean. An
+    /// `issuedAt` out of `Int64`'s range reads as none.
+    public static let jsonMapping = JSONMapping<AuthSummary, Fields>(
+        start: { Fields(kind: "", verified: false) },
+        [
+            .member("kind", \.kind, \.kind, .string, required: true),
+            .member("teamID", \.teamID, \.teamID, .optional(.string)),
+            .member("keyID", \.keyID, \.keyID, .optional(.string)),
+            .member("issuedAt", \.issuedAt, \.issuedAt, .optional(.integer)),
+            .member("verified", \.verified, \.verified, .bool, required: true),
+            .member(
+                "certificateTopics", \.certificateTopics, \.certificateTopics, .omittedWhenNil(.compactArray(.string))),
+        ],
+        finish: { AuthSummary($0) })
 }

@@ -80,33 +80,59 @@ public struct ProviderToken: Sendable, Hashable {
         )
     }
 
+    /// A JSON object's members; a repeated name reads as its last member, as JSONSerialization (which parsed
+    /// tokens before) and most JWT libraries read it.
+    private struct Members {
+        let members: [(String, JSONValue)]
+
+        subscript(name: String) -> JSONValue? {
+            members.last { $0.0 == name }?.1
+        }
+    }
+
     /// Decodes one base64url part and reads it as a JSON object.
+    ///
+    /// What is "not JSON" is what it was with JSONSerialization: a text that is not an array or an object, or that
+    /// holds a number no `Double` can hold (`1e400`); a UTF-8 byte-order mark before it is skipped.
     private static func decodeObject(
         _ part: ArraySlice<UInt8>,
         name: String,
         verb: String
-    ) throws(ProviderTokenError) -> [String: Any] {
-        guard let json = Base64URL.decode(String(decoding: part, as: UTF8.self)) else {
+    ) throws(ProviderTokenError) -> Members {
+        guard var json = Base64URL.decode(String(decoding: part, as: UTF8.self)) else {
             throw ProviderTokenError("\(name) \(verb) not base64url")
         }
-        let object: Any
+        if json.starts(with: [0xEF, 0xBB, 0xBF]) { json.removeFirst(3) }
+        let value: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(json), options: [])
+            value = try JSONParser.parse(json)
         } catch {
             throw ProviderTokenError("\(name) \(verb) not JSON")
         }
-        guard let dictionary = object as? [String: Any] else {
+        switch value {
+        case .object(let members) where !hasUnrepresentableNumber(value): return Members(members: members)
+        case .array where !hasUnrepresentableNumber(value):
             throw ProviderTokenError("\(name) \(verb) not a JSON object")
+        default: throw ProviderTokenError("\(name) \(verb) not JSON")
         }
-        return dictionary
+    }
+
+    /// Whether `value` holds a number too large for a `Double` (`1e400`).
+    private static func hasUnrepresentableNumber(_ value: JSONValue) -> Bool {
+        switch value {
+        case .number(let text): Double(text)?.isFinite != true
+        case .array(let elements): elements.contains(where: hasUnrepresentableNumber)
+        case .object(let members): members.contains { hasUnrepresentableNumber($0.1) }
+        default: false
+        }
     }
 
     /// Reads an optional string field; another JSON type is an error, since no client sends one by mistake.
-    private static func readString(_ value: Any?, name: String) throws(ProviderTokenError) -> String? {
+    private static func readString(_ value: JSONValue?, name: String) throws(ProviderTokenError) -> String? {
         guard let value else {
             return nil
         }
-        guard let string = value as? String else {
+        guard case .string(let string) = value else {
             throw ProviderTokenError("\(name) is not a string")
         }
         return string
@@ -114,35 +140,29 @@ public struct ProviderToken: Sendable, Hashable {
 
     /// Reads `iat` from a JSON number or a numeric string.
     private static func readIssuedAt(
-        _ value: Any?
+        _ value: JSONValue?
     ) throws(ProviderTokenError) -> (value: Int64?, wasString: Bool, hadFraction: Bool) {
         switch value {
         case nil:
             return (nil, false, false)
-        case let string as String:
+        case .string(let string)?:
             return (Int64(string), true, false)
-        case let number as NSNumber:
-            // JSONSerialization hands out JSON booleans as NSNumber too, and `as? Int64` happily converts them;
-            // only the class tells them apart (`__NSCFBoolean` on both Darwin and swift-corelibs-foundation).
-            guard !isBoolean(number) else {
-                throw ProviderTokenError("iat is not a number (it is a boolean)")
-            }
-            if let exact = number as? Int64 {
+        case .bool?:
+            throw ProviderTokenError("iat is not a number (it is a boolean)")
+        case .number(let text)?:
+            if let exact = Int64(text) {
                 return (exact, false, false)
             }
-            let seconds = number.doubleValue
+            let seconds = Double(text) ?? .nan
             guard seconds.isFinite, seconds > -9.2e18, seconds < 9.2e18 else {
-                throw ProviderTokenError("iat \(number) is out of range")
+                // As JSONSerialization's NSNumber printed it: an integer as written, any other as a Double.
+                let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+                throw ProviderTokenError("iat \(isInteger ? text : String(seconds)) is out of range")
             }
             let whole = seconds.rounded(.towardZero)
             return (Int64(whole), false, whole != seconds)
         default:
             throw ProviderTokenError("iat is not a number")
         }
-    }
-
-    /// Whether JSONSerialization produced this number from `true` or `false`.
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        Swift.type(of: number) == Swift.type(of: NSNumber(value: true))
     }
 }

@@ -10,7 +10,7 @@ extension ControlHandlers {
         let server = self.server
         return eventStream(
             opening: "mock-apns activity changes matching \(query.summary)", event: "activity",
-            sequence: \.sequence, json: \.json
+            sequence: \.sequence
         ) { continuation in
             let watcher = registry.addWatcher { event in
                 let snapshot = server.snapshot(event.activity)

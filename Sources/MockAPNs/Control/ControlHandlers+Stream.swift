@@ -27,7 +27,7 @@ extension ControlHandlers {
         var replayed: [JournalRecord] = []
         return eventStream(
             opening: "mock-apns records matching \(query.summary)", event: "record", replay: { replayed },
-            sequence: \.sequence, json: \.json
+            sequence: \.sequence
         ) { continuation in
             let (replay, observer) = journal.follow(query) { record in continuation.yield(.item(record)) }
             replayed = replay
@@ -37,12 +37,12 @@ extension ControlHandlers {
 
     /// A server-sent event response: the one writer of the control API's streams. It opens with a `comment`, sends
     /// the items `replay` answers (after `subscribe` ran, so none falls between the two), then each item
-    /// `subscribe` feeds as an `event` event with the item's `sequence` as its id and its `json` on one `data`
+    /// `subscribe` feeds as an `event` event with the item's `sequence` as its id and its JSON on one `data`
     /// line, skipping a fed item the replay already sent. A comment every `heartbeatInterval` keeps it open; the
     /// server's shutdown ends it; the closure `subscribe` returns stops the feeding when the client goes.
-    func eventStream<Item: Sendable>(
+    func eventStream<Item: JSONMapped & Sendable>(
         opening comment: String, event name: String, replay: () -> [Item] = { [] },
-        sequence: @escaping @Sendable (Item) -> UInt64, json: @escaping @Sendable (Item) -> JSONValue,
+        sequence: @escaping @Sendable (Item) -> UInt64,
         subscribe: (AsyncStream<StreamEvent<Item>>.Continuation) -> @Sendable () -> Void
     ) -> Response {
         let (events, continuation) = AsyncStream<StreamEvent<Item>>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
@@ -63,7 +63,7 @@ extension ControlHandlers {
         }
         @Sendable func frame(_ item: Item) -> ByteBuffer {
             var text = "id: \(sequence(item))\nevent: \(name)\ndata: "
-            json(item).write(to: &text)
+            item.writeJSON(to: &text)
             text += "\n\n"
             return ByteBuffer(string: text)
         }

@@ -26,25 +26,17 @@ public struct ActivityChange: Sendable, Hashable {
         self.outcome = outcome
         self.activity = activity
     }
+}
 
-    /// `{"sequence", "change", "outcome", "activity"}`, in this order.
-    public var json: JSONValue {
-        .object([
-            ("sequence", .number(String(sequence))),
-            ("change", .string(kind.rawValue)),
-            ("outcome", outcome.map { .string($0.rawValue) } ?? .null),
-            ("activity", activity.json),
+extension ActivityChange: JSONMapped {
+    /// `{"sequence", "change", "outcome", "activity"}`, in this order; read back `nil` when a part is missing or
+    /// unknown.
+    public static let jsonMapping = JSONMapping<ActivityChange, ActivityChange>(
+        ActivityChange(sequence: 0, kind: .started, activity: ActivitySnapshot.blank),
+        [
+            .member("sequence", \.sequence, .integer, required: true),
+            .member("change", \.kind, .rawValue, required: true),
+            .member("outcome", \.outcome, .optional(.rawValue)),
+            .member("activity", \.activity, .object, required: true),
         ])
-    }
-
-    /// Reads a change back from `json`; `nil` when a part is missing or unknown.
-    public init?(json: JSONValue) {
-        guard let sequence = json["sequence"]?.unsignedValue,
-            let kind = json["change"]?.stringValue.flatMap(Kind.init(rawValue:)),
-            let activity = json["activity"].flatMap(ActivitySnapshot.init(json:))
-        else { return nil }
-        self.init(
-            sequence: sequence, kind: kind,
-            outcome: json["outcome"]?.stringValue.flatMap(DeviceOutcome.Kind.init(rawValue:)), activity: activity)
-    }
 }

@@ -2,111 +2,93 @@ import Foundation
 
 /// An activity as JSON (`GET /v1/activities`), and back (the HTTP client). Dates are ISO 8601 with milliseconds
 /// in UTC, as records write them (`Timestamp`); `timestamp` stays the push's own number of seconds since 1970.
-extension ActivitySnapshot {
-    /// Every member, always present and in this order (`null` when unset): id, attributesType, state,
-    /// attributes, contentState, updateToken, pushToStartToken, startedByPush, startedAt, updatedAt, timestamp, staleDate,
-    /// dismissalDate, relevanceScore, endedAt, dismissedAt, endsAt, dismissesAt, outcomes, history, historyDropped,
-    /// tokenUploads.
-    public var json: JSONValue {
-        let activity = self.activity
-        let counts = outcomeCounts
-        return .object([
-            ("id", .string(activity.id)),
-            ("attributesType", .string(activity.attributesType)),
-            ("state", .string(state.rawValue)),
-            ("attributes", activity.attributes),
-            ("contentState", activity.contentState),
-            ("updateToken", .string(activity.updateToken)),
-            ("pushToStartToken", activity.pushToStartToken.map { .string($0) } ?? .null),
-            ("startedByPush", .bool(activity.startedByPush)),
-            ("startedAt", Self.date(activity.startedAt)),
-            ("updatedAt", Self.date(activity.updatedAt)),
-            // A local start has had no push, so no timestamp yet: any update's applies.
-            ("timestamp", activity.timestamp == 0 ? .null : Self.number(activity.timestamp)),
-            ("staleDate", Self.date(activity.staleDate)),
-            ("dismissalDate", Self.date(activity.dismissalDate)),
-            ("relevanceScore", activity.relevanceScore.map(Self.number) ?? .null),
-            ("endedAt", Self.date(activity.endedAt)),
-            ("dismissedAt", Self.date(activity.dismissedAt)),
-            ("endsAt", Self.date(endsAt)),
-            ("dismissesAt", Self.date(dismissesAt)),
-            ("outcomes", .object(DeviceOutcome.Kind.allCases.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })),
-            ("history", .array(activity.history.map(\.json))),
-            ("historyDropped", .number(String(activity.historyDropped))),
-            ("tokenUploads", .array(activity.tokenUploads.map(\.json))),
+extension ActivitySnapshot: JSONMapped {
+    /// Every member, always present and in this order (`null` when unset); read back `nil` when a required member
+    /// is missing or malformed.
+    public static let jsonMapping = JSONMapping<ActivitySnapshot, ActivitySnapshot>(
+        blank,
+        [
+            .member("id", \.activity.id, .string, required: true),
+            .member("attributesType", \.activity.attributesType, .string, required: true),
+            .member("state", \.state, .rawValue, required: true),
+            .member("attributes", \.activity.attributes, .value),
+            .member("contentState", \.activity.contentState, .value),
+            .member("updateToken", \.activity.updateToken, .string, required: true),
+            .member("pushToStartToken", \.activity.pushToStartToken, .optional(.string)),
+            .member("startedByPush", \.activity.startedByPush, .bool),
+            .member("startedAt", \.activity.startedAt, .timestamp, required: true),
+            .custom("updatedAt", write: { .string(Timestamp.text($0.activity.updatedAt)) }) { draft, json in
+                // Missing, it is the start: nothing has changed the activity since.
+                draft.activity.updatedAt = json.flatMap(JSONForm.timestamp.read) ?? draft.activity.startedAt
+                return true
+            },
+            // A local start has had no push, so no timestamp yet (0): any update's applies.
+            .custom("timestamp", write: { $0.activity.timestamp == 0 ? .null : pushNumber($0.activity.timestamp) }) {
+                draft, json in
+                draft.activity.timestamp = json?.doubleValue ?? 0
+                return true
+            },
+            .member("staleDate", \.activity.staleDate, .optional(.timestamp)),
+            .member("dismissalDate", \.activity.dismissalDate, .optional(.timestamp)),
+            .member("relevanceScore", \.activity.relevanceScore, .optional(.pushNumber)),
+            .member("endedAt", \.activity.endedAt, .optional(.timestamp)),
+            .member("dismissedAt", \.activity.dismissedAt, .optional(.timestamp)),
+            .member("endsAt", \.endsAt, .timestamp, required: true),
+            .member("dismissesAt", \.dismissesAt, .timestamp, required: true),
+            .custom("outcomes", write: { outcomes($0.activity.outcomeCounts) }) { draft, json in
+                guard let json else { return true }
+                for kind in DeviceOutcome.Kind.allCases {
+                    draft.activity.outcomeCounts[kind] = json[kind.rawValue].flatMap(JSONForm.integer.read) ?? 0
+                }
+                return true
+            },
+            .member("history", \.activity.history, .array(.object), required: true),
+            .member("historyDropped", \.activity.historyDropped, .integer),
+            .custom("tokenUploads", write: { .array($0.activity.tokenUploads.map(\.json)) }) { draft, json in
+                draft.activity.tokenUploads = (json?.arrayValue ?? []).compactMap {
+                    TokenUpload(json: $0, activityID: draft.activity.id)
+                }
+                return true
+            },
         ])
-    }
 
-    /// Reads a snapshot back from `json`; `nil` when a required member is missing or malformed.
-    public init?(json: JSONValue) {
-        guard let id = json["id"]?.stringValue, let type = json["attributesType"]?.stringValue,
-            let state = json["state"]?.stringValue.flatMap(ActivityState.init(rawValue:)),
-            let token = json["updateToken"]?.stringValue, let startedAt = Self.date(json["startedAt"]),
-            let endsAt = Self.date(json["endsAt"]), let dismissesAt = Self.date(json["dismissesAt"]),
-            let history = json["history"]?.arrayValue
-        else { return nil }
-        var pushes = [ActivityPush]()
-        for element in history {
-            guard let push = ActivityPush(json: element) else { return nil }
-            pushes.append(push)
-        }
-        var activity = LiveActivity(
-            id: id, attributesType: type, attributes: json["attributes"] ?? .null,
-            contentState: json["contentState"] ?? .null, updateToken: token,
-            pushToStartToken: json["pushToStartToken"]?.stringValue, startedAt: startedAt,
-            timestamp: json["timestamp"]?.doubleValue ?? 0, staleDate: Self.date(json["staleDate"]),
-            relevanceScore: json["relevanceScore"]?.doubleValue, history: pushes)
-        activity.updatedAt = Self.date(json["updatedAt"]) ?? startedAt
-        activity.dismissalDate = Self.date(json["dismissalDate"])
-        activity.endedAt = Self.date(json["endedAt"])
-        activity.dismissedAt = Self.date(json["dismissedAt"])
-        activity.startedByPush = json["startedByPush"] == .bool(true)
-        activity.historyDropped = json["historyDropped"]?.unsignedValue.map { Int(clamping: $0) } ?? 0
-        if let outcomes = json["outcomes"] {
-            for kind in DeviceOutcome.Kind.allCases {
-                activity.outcomeCounts[kind] = outcomes[kind.rawValue]?.unsignedValue.map { Int(clamping: $0) } ?? 0
-            }
-        }
-        activity.tokenUploads = (json["tokenUploads"]?.arrayValue ?? []).compactMap {
-            TokenUpload(json: $0, activityID: id)
-        }
-        self.init(activity: activity, state: state, endsAt: endsAt, dismissesAt: dismissesAt)
-    }
-
-    static func date(_ date: Date?) -> JSONValue {
-        date.map { .string(Timestamp.text($0)) } ?? .null
-    }
-
-    static func date(_ json: JSONValue?) -> Date? {
-        json?.stringValue.flatMap(Timestamp.date(fromText:))
+    /// What reading starts from: every member unset.
+    static var blank: ActivitySnapshot {
+        let activity = LiveActivity(
+            id: "", attributesType: "", attributes: .null, contentState: .null, updateToken: "",
+            pushToStartToken: nil, startedAt: .distantPast, timestamp: 0)
+        return ActivitySnapshot(activity: activity, state: .active, endsAt: .distantPast, dismissesAt: .distantPast)
     }
 
     /// A number as a push would write it: whole seconds without a fraction.
-    static func number(_ value: Double) -> JSONValue {
+    static func pushNumber(_ value: Double) -> JSONValue {
         .number(ActivityPushFacts.text(value))
+    }
+
+    /// The count of each outcome, every kind in `DeviceOutcome.Kind`'s order.
+    private static func outcomes(_ counts: [DeviceOutcome.Kind: Int]) -> JSONValue {
+        .object(DeviceOutcome.Kind.allCases.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })
     }
 }
 
-extension ActivityPush {
-    /// `{"at", "sequence", "event", "outcome", "reason", "priority"}`, in this order (`null` when unset).
-    public var json: JSONValue {
-        .object([
-            ("at", .string(Timestamp.text(at))),
-            ("sequence", sequence.map { .number(String($0)) } ?? .null),
-            ("event", .string(event)),
-            ("outcome", .string(outcome.rawValue)),
-            ("reason", reason.map { .string($0) } ?? .null),
-            ("priority", priority.map { .number(String($0)) } ?? .null),
+extension ActivityPush: JSONMapped {
+    /// `{"at", "sequence", "event", "outcome", "reason", "priority"}`, in this order (`null` when unset); read back
+    /// `nil` when `at`, `event` or `outcome` is missing or malformed.
+    public static let jsonMapping = JSONMapping<ActivityPush, ActivityPush>(
+        ActivityPush(at: .distantPast, sequence: nil, event: "", outcome: .applied),
+        [
+            .member("at", \.at, .timestamp, required: true),
+            .member("sequence", \.sequence, .optional(.integer)),
+            .member("event", \.event, .string, required: true),
+            .member("outcome", \.outcome, .rawValue, required: true),
+            .member("reason", \.reason, .optional(.string)),
+            .member("priority", \.priority, .optional(.integer)),
         ])
-    }
+}
 
-    /// Reads a push back from `json`; `nil` when `at`, `event` or `outcome` is missing or malformed.
-    public init?(json: JSONValue) {
-        guard let at = ActivitySnapshot.date(json["at"]), let event = json["event"]?.stringValue,
-            let outcome = json["outcome"]?.stringValue.flatMap(DeviceOutcome.Kind.init(rawValue:))
-        else { return nil }
-        self.init(
-            at: at, sequence: json["sequence"]?.unsignedValue, event: event, outcome: outcome,
-            reason: json["reason"]?.stringValue, priority: json["priority"]?.doubleValue.map { Int($0) })
+extension JSONForm where T == Double {
+    /// A number as a push would write it (`ActivitySnapshot.pushNumber`): whole seconds without a fraction.
+    static var pushNumber: JSONForm {
+        JSONForm(write: { ActivitySnapshot.pushNumber($0) }, read: { $0.doubleValue })
     }
 }

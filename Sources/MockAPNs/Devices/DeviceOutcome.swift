@@ -47,27 +47,19 @@ public struct DeviceOutcome: Sendable, Hashable {
     public var summary: String {
         reason.map { "\(kind.rawValue): \($0)" } ?? kind.rawValue
     }
+}
 
+extension DeviceOutcome: JSONMapped {
     /// The outcome as JSON: `outcome`, `reason`, `activity`, `updateToken`, `warnings`, `notes`, always in this
-    /// order (`null` or `[]` when empty).
-    public var json: JSONValue {
-        .object([
-            ("outcome", .string(kind.rawValue)),
-            ("reason", reason.map { .string($0) } ?? .null),
-            ("activity", activityID.map { .string($0) } ?? .null),
-            ("updateToken", updateToken.map { .string($0) } ?? .null),
-            ("warnings", .array(warnings.map { .string($0) })),
-            ("notes", .array(notes.map { .string($0) })),
+    /// order (`null` or `[]` when empty); read back `nil` when `outcome` is missing or unknown.
+    public static let jsonMapping = JSONMapping<DeviceOutcome, DeviceOutcome>(
+        DeviceOutcome(.applied),
+        [
+            .member("outcome", \.kind, .rawValue, required: true),
+            .member("reason", \.reason, .optional(.string)),
+            .member("activity", \.activityID, .optional(.string)),
+            .member("updateToken", \.updateToken, .optional(.string)),
+            .member("warnings", \.warnings, .compactArray(.string)),
+            .member("notes", \.notes, .compactArray(.string)),
         ])
-    }
-
-    /// Reads an outcome back from `json`; `nil` when `outcome` is missing or unknown.
-    public init?(json: JSONValue) {
-        guard let text = json["outcome"]?.stringValue, let kind = Kind(rawValue: text) else { return nil }
-        self.init(
-            kind, reason: json["reason"]?.stringValue, activityID: json["activity"]?.stringValue,
-            updateToken: json["updateToken"]?.stringValue,
-            warnings: (json["warnings"]?.arrayValue ?? []).compactMap(\.stringValue),
-            notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue))
-    }
 }

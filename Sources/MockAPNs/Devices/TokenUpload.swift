@@ -73,46 +73,38 @@ public struct TokenUpload: Sendable, Hashable {
             return "to \(url) still pending after \(attempts) of \(maxAttempts) attempts\(last)"
         }
     }
+}
 
+extension TokenUpload: JSONMapped {
     /// The upload as JSON, for the activity's `tokenUploads`: `event`, `token`, `url`, `status`, `attempts`,
-    /// `maxAttempts`, `httpStatus`, `error`, `at`, `finishedAt`, always in this order (`null` when unset).
-    public var json: JSONValue {
-        .object([
-            ("event", .string(event.rawValue)),
-            ("token", .string(token)),
-            ("url", .string(url)),
-            ("status", .string(status.rawValue)),
-            ("attempts", .number(String(attempts))),
-            ("maxAttempts", .number(String(maxAttempts))),
-            ("httpStatus", httpStatus.map { .number(String($0)) } ?? .null),
-            ("error", error.map { .string($0) } ?? .null),
-            ("at", .string(Timestamp.text(at))),
-            ("finishedAt", finishedAt.map { .string(Timestamp.text($0)) } ?? .null),
+    /// `maxAttempts`, `httpStatus`, `error`, `at`, `finishedAt`, always in this order (`null` when unset). The `id` is
+    /// the uploader's own and not in the JSON: it reads back as 0; `activityID` reads back empty
+    /// (`init?(json:activityID:)` takes it from the caller).
+    public static let jsonMapping = JSONMapping<TokenUpload, TokenUpload>(
+        TokenUpload(id: 0, activityID: "", event: .started, token: "", url: "", maxAttempts: 0, at: .distantPast),
+        [
+            .member("event", \.event, .rawValue, required: true),
+            .member("token", \.token, .string, required: true),
+            .member("url", \.url, .string, required: true),
+            .member("status", \.status, .rawValue, required: true),
+            .member("attempts", \.attempts, .integer, required: true),
+            .member("maxAttempts", \.maxAttempts, .integer, required: true),
+            .member("httpStatus", \.httpStatus, .optional(.integer)),
+            .member("error", \.error, .optional(.string)),
+            .member("at", \.at, .timestamp, required: true),
+            .member("finishedAt", \.finishedAt, .optional(.timestamp)),
         ])
+
+    /// Reads an upload back from its `json` (the HTTP client's reading of an activity) as an upload of the activity
+    /// `activityID`; `nil` when a required member is missing or malformed.
+    public init?(json: JSONValue, activityID: String) {
+        guard let upload = Self.jsonMapping.read(json) else { return nil }
+        self = upload
+        self.activityID = activityID
     }
 }
 
 extension TokenUpload {
-    /// Reads an upload back from its `json` (the HTTP client's reading of an activity); `nil` when a required
-    /// member is missing or malformed. The `id` is the uploader's own and not in the JSON: it reads back as 0, and
-    /// the activity comes from the caller.
-    public init?(json: JSONValue, activityID: String) {
-        guard let event = json["event"]?.stringValue.flatMap(ActivityTokenEvent.init(rawValue:)),
-            let token = json["token"]?.stringValue, let url = json["url"]?.stringValue,
-            let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)),
-            let attempts = json["attempts"]?.unsignedValue, let maxAttempts = json["maxAttempts"]?.unsignedValue,
-            let at = json["at"]?.stringValue.flatMap(Timestamp.date(fromText:))
-        else { return nil }
-        self.init(
-            id: 0, activityID: activityID, event: event, token: token, url: url,
-            maxAttempts: Int(clamping: maxAttempts), at: at)
-        self.status = status
-        self.attempts = Int(clamping: attempts)
-        self.httpStatus = json["httpStatus"]?.unsignedValue.map { Int(clamping: $0) }
-        self.error = json["error"]?.stringValue
-        self.finishedAt = json["finishedAt"]?.stringValue.flatMap(Timestamp.date(fromText:))
-    }
-
     /// The failed verify item of an upload that did not get through: `token upload (started) for activity …: to
     /// http://… failed after 3 attempts: HTTP 503`, with the token and the activity's record in the details.
     public var verifyItem: VerifyReport.Item {

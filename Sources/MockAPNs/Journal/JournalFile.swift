@@ -26,7 +26,7 @@ final class JournalFile: Sendable {
     /// Queues `record` to be written as one line.
     func write(_ record: JournalRecord) {
         queue.async { [handle] in
-            var line = record.json.jsonText
+            var line = record.jsonText
             line += "\n"
             let data = Data(line.utf8)
             handle.withLockedValue { try? $0.write(contentsOf: data) }

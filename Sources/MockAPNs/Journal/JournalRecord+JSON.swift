@@ -1,143 +1,126 @@
 import Foundation
 
-extension JournalRecord {
-    /// The record as a JSON object: the form of journal files and the control API.
+extension JournalRecord: JSONMapped {
+    /// The record as a JSON object: the form of journal files, the control API and the record stream.
     ///
-    /// Members in this order, always present: `sequence`, `receivedAt`, `answeredAt`, `connection`,
+    /// Members in this order, always present unless said: `sequence`, `receivedAt`, `answeredAt`, `connection`,
     /// `remoteAddress`, `stream`, `method`, `path`, `authority`, `token`, `pushType`, `topic`, `headers`, `payload`,
     /// `payloadJSON`, `accepted`, `reason`, `rule`, `explanation`, `notes`; then `payloadTruncated` and
     /// `payloadBytes` only for a cut payload; then `auth`, `response` and `fault`; then `device` only for a push
-    /// the simulated phone received (issue 12).
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("sequence", .number(String(sequence))),
-            ("receivedAt", .string(Timestamp.text(receivedAt))),
-            ("answeredAt", answeredAt.map { .string(Timestamp.text($0)) } ?? .null),
-            ("connection", .number(String(connectionID))),
-            ("remoteAddress", .string(remoteAddress)),
-            ("stream", .number(String(streamID))),
-            ("method", .string(method)),
-            ("path", .string(path)),
-            ("authority", authority.map { .string($0) } ?? .null),
-            ("token", deviceToken.map { .string($0) } ?? .null),
-            ("pushType", pushType.map { .string($0) } ?? .null),
-            ("topic", topic.map { .string($0) } ?? .null),
-            ("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
-            ("payload", .string(payloadText)),
-            ("payloadJSON", payloadJSON ?? .null),
-            ("accepted", .bool(accepted)),
-            ("reason", reason.map { .string($0) } ?? .null),
-            ("rule", .string(rule)),
-            ("explanation", .string(explanation)),
-            ("notes", .array(notes.map { .string($0) })),
-        ]
-        if payloadTruncated {
-            members.append(("payloadTruncated", .bool(true)))
-            members.append(("payloadBytes", .number(String(payloadBytes))))
-        }
-        members.append(("auth", auth?.json ?? .null))
-        members.append(("response", response?.json ?? .null))
-        members.append(("fault", fault.map { .string($0) } ?? .null))
-        if let device { members.append(("device", device.json)) }
-        return .object(members)
-    }
-
-    /// Reads a record back from its JSON form (`json`), as the control API and journal files carry it.
+    /// the simulated phone received (issue 12). A new member is one line here (and its line in
+    /// `docs/control-api.md`): a stored property of the record reads into `\.record`.
     ///
-    /// Returns `nil` when a required member (sequence, times, connection, method, path, accepted, rule) is
-    /// missing or of the wrong type. The payload is the recorded text as UTF-8. A `fault` that names a scripted
-    /// fault is read as `injectedFault`, any other as `note`.
-    public init?(json: JSONValue) {
-        guard let sequence = json["sequence"]?.unsignedValue,
-            let receivedText = json["receivedAt"]?.stringValue, let receivedAt = Timestamp.date(fromText: receivedText),
-            let connectionID = json["connection"]?.unsignedValue, let method = json["method"]?.stringValue,
-            let path = json["path"]?.stringValue, case .bool(let accepted)? = json["accepted"],
-            let rule = json["rule"]?.stringValue
-        else { return nil }
-        let headers: [APNsHeader] = (json["headers"]?.arrayValue ?? []).compactMap { pair in
-            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue,
-                let value = items[1].stringValue
-            else { return nil }
-            return APNsHeader(name, value)
-        }
-        var receivedBodyBytes: Int?
-        if json["payloadTruncated"] == .bool(true), let received = json["payloadBytes"]?.unsignedValue {
-            receivedBodyBytes = Int(clamping: received)
-        }
-        let fault = json["fault"]?.stringValue
-        let response = json["response"].flatMap(APNsResponse.init(json:))
-        let verdict = Verdict(
-            outcome: Self.outcome(accepted: accepted, reason: json["reason"]?.stringValue, status: response?.status),
-            rule: rule, explanation: json["explanation"]?.stringValue ?? "",
-            notes: (json["notes"]?.arrayValue ?? []).compactMap(\.stringValue),
-            auth: json["auth"].flatMap(AuthSummary.init(json:)), pushType: json["pushType"]?.stringValue,
-            topic: json["topic"]?.stringValue)
-        self.init(
-            sequence: sequence, receivedAt: receivedAt,
-            answeredAt: json["answeredAt"]?.stringValue.flatMap(Timestamp.date(fromText:)),
-            connectionID: connectionID, remoteAddress: json["remoteAddress"]?.stringValue ?? "",
-            streamID: Int32(truncatingIfNeeded: json["stream"]?.unsignedValue ?? 0),
+    /// Read back, a record needs `sequence`, `receivedAt`, `connection`, `method`, `path`, `accepted` and `rule`;
+    /// any other member missing or of another type reads as empty. The payload is the recorded text as UTF-8. A
+    /// `fault` that names a scripted fault is read as `injectedFault`, any other as `note`.
+    public static let jsonMapping = JSONMapping<JournalRecord, JSONDraft>(
+        start: { JSONDraft() },
+        [
+            .member("sequence", \.sequence, \.record.sequence, .integer, required: true),
+            .member("receivedAt", \.receivedAt, \.record.receivedAt, .timestamp, required: true),
+            .member("answeredAt", \.answeredAt, \.record.answeredAt, .optional(.timestamp)),
+            .member("connection", \.connectionID, \.record.connectionID, .integer, required: true),
+            .member("remoteAddress", \.remoteAddress, \.record.remoteAddress, .string),
+            .member("stream", \.streamID, \.record.streamID, .integer),
+            .member("method", \.method, \.method, .string, required: true),
+            .member("path", \.path, \.path, .string, required: true),
+            .member("authority", \.authority, \.authority, .optional(.string)),
+            .member("token", \.deviceToken, \.token, .optional(.string)),
+            .member("pushType", \.pushType, \.verdict.pushType, .optional(.string)),
+            .member("topic", \.topic, \.verdict.topic, .optional(.string)),
+            .member("headers", \.headers, \.headers, .compactArray(.header)),
+            .member("payload", \.payloadText, \.payload, .string),
+            .written("payloadJSON") { $0.payloadJSON ?? .null },
+            .member("accepted", \.accepted, \.accepted, .bool, required: true),
+            .member("reason", \.reason, \.reason, .optional(.string)),
+            .member("rule", \.rule, \.verdict.rule, .string, required: true),
+            .member("explanation", \.explanation, \.verdict.explanation, .string),
+            .member("notes", \.notes, \.verdict.notes, .compactArray(.string)),
+            .member("payloadTruncated", \.truncatedFlag, \.truncated, .omittedWhenNil(.bool)),
+            .member("payloadBytes", \.truncatedBytes, \.receivedBodyBytes, .omittedWhenNil(.integer)),
+            .member("auth", \.auth, \.verdict.auth, .optional(.object)),
+            .member("response", \.response, \.record.response, .optional(.object)),
+            .member("fault", \.fault, \.fault, .optional(.string)),
+            .member("device", \.device, \.record.device, .omittedWhenNil(.object)),
+        ],
+        finish: { $0.assembled })
+
+    /// A record being read back from JSON: its own stored members (`record`), and the parts that make its request
+    /// and its verdict, which are shared values built once every member is read.
+    public struct JSONDraft: Sendable {
+        fileprivate init() {}
+
+        fileprivate var record = JournalRecord(
+            sequence: 0, receivedAt: .distantPast, answeredAt: nil, connectionID: 0, remoteAddress: "", streamID: 0,
             request: APNsRequest.Content(
-                method: method, path: path, authority: json["authority"]?.stringValue, scheme: nil, headers: headers,
-                body: Array((json["payload"]?.stringValue ?? "").utf8), bodyTruncated: false,
-                deviceToken: json["token"]?.stringValue, fields: APNsHeaderFields(headers),
-                receivedBodyBytes: receivedBodyBytes),
-            verdict: Verdict.Shared(verdict), response: response,
-            injectedFault: fault.flatMap(RuleFault.init(rawValue:)))
-        if injectedFault == nil { note = fault }
-        device = json["device"].flatMap(DeviceOutcome.init(json:))
-    }
-}
+                method: "", path: "", authority: nil, scheme: nil, headers: [], body: [], bodyTruncated: false,
+                deviceToken: nil, fields: APNsHeaderFields([])),
+            verdict: Verdict.Shared(Verdict(outcome: .accepted, rule: "", explanation: "")), response: nil,
+            injectedFault: nil)
+        fileprivate var method = ""
+        fileprivate var path = ""
+        fileprivate var authority: String?
+        fileprivate var token: String?
+        fileprivate var headers: [APNsHeader] = []
+        fileprivate var payload = ""
+        fileprivate var truncated: Bool?
+        fileprivate var receivedBodyBytes: Int?
+        fileprivate var accepted = false
+        fileprivate var reason: String?
+        /// Every part of the verdict but its outcome, which `accepted`, `reason` and the answer's status make.
+        fileprivate var verdict = Verdict(outcome: .accepted, rule: "", explanation: "")
+        fileprivate var fault: String?
 
-extension AuthSummary {
-    /// The summary as a record writes it: `kind`, `teamID`, `keyID`, `issuedAt`, `verified`, and
-    /// `certificateTopics` when there are any.
-    public var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("kind", .string(kind)),
-            ("teamID", teamID.map { .string($0) } ?? .null),
-            ("keyID", keyID.map { .string($0) } ?? .null),
-            ("issuedAt", issuedAt.map { .number(String($0)) } ?? .null),
-            ("verified", .bool(verified)),
-        ]
-        if let certificateTopics {
-            members.append(("certificateTopics", .array(certificateTopics.map { .string($0) })))
+        /// The record these parts make.
+        fileprivate var assembled: JournalRecord {
+            var record = self.record
+            record.request = APNsRequest.Content(
+                method: method, path: path, authority: authority, scheme: nil, headers: headers,
+                body: Array(payload.utf8), bodyTruncated: false, deviceToken: token, fields: APNsHeaderFields(headers),
+                receivedBodyBytes: truncated == true ? receivedBodyBytes : nil)
+            var verdict = self.verdict
+            verdict.outcome = JournalRecord.outcome(accepted: accepted, reason: reason, status: record.response?.status)
+            record.sharedVerdict = Verdict.Shared(verdict)
+            record.injectedFault = fault.flatMap(RuleFault.init(rawValue:))
+            record.note = record.injectedFault == nil ? fault : nil
+            return record
         }
-        return .object(members)
     }
 
-    /// Reads `json` back; `nil` without a `kind` text and a `verified` boolean. An `issuedAt` out of `Int64`'s
-    /// range reads as none.
-    public init?(json: JSONValue) {
-        guard let kind = json["kind"]?.stringValue, case .bool(let verified)? = json["verified"] else { return nil }
-        self.init(
-            kind: kind, teamID: json["teamID"]?.stringValue, keyID: json["keyID"]?.stringValue,
-            issuedAt: json["issuedAt"]?.doubleValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) },
-            verified: verified,
-            certificateTopics: json["certificateTopics"]?.arrayValue?.compactMap(\.stringValue))
+    /// A record with every member empty: what reading one starts from.
+    static var blank: JournalRecord { JSONDraft().record }
+
+    /// `payloadTruncated` as written: `true` for a cut payload, else left out.
+    private var truncatedFlag: Bool? { payloadTruncated ? true : nil }
+    /// `payloadBytes` as written: the size received, for a cut payload only.
+    private var truncatedBytes: Int? { payloadTruncated ? payloadBytes : nil }
+}
+
+extension JSONForm where T == APNsHeader {
+    /// A header as a record writes it: `["name", "value"]`.
+    static var header: JSONForm {
+        JSONForm(
+            write: { .array([.string($0.name), .string($0.value)]) },
+            read: { json in
+                guard let items = json.arrayValue, items.count == 2, let name = items[0].stringValue,
+                    let value = items[1].stringValue
+                else { return nil }
+                return APNsHeader(name, value)
+            })
     }
 }
 
-extension APNsResponse {
-    /// The answer as a record writes it: `status`, `apnsID`, `apnsUniqueID`, `body`.
-    public var json: JSONValue {
-        .object([
-            ("status", .number(String(status))),
-            ("apnsID", .string(apnsID)),
-            ("apnsUniqueID", apnsUniqueID.map { .string($0) } ?? .null),
-            ("body", body.map { .string($0) } ?? .null),
+extension APNsResponse: JSONMapped {
+    /// The answer as a record writes it: `status`, `apnsID`, `apnsUniqueID`, `body`; read back `nil` without a
+    /// whole-number `status` (in `Int`'s range) and an `apnsID` text.
+    public static let jsonMapping = JSONMapping<APNsResponse, APNsResponse>(
+        APNsResponse(status: 0, apnsID: ""),
+        [
+            .member("status", \.status, .integer, required: true),
+            .member("apnsID", \.apnsID, .string, required: true),
+            .member("apnsUniqueID", \.apnsUniqueID, .optional(.string)),
+            .member("body", \.body, .optional(.string)),
         ])
-    }
-
-    /// Reads `json` back; `nil` without a whole-number `status` (in `Int`'s range) and an `apnsID` text.
-    public init?(json: JSONValue) {
-        guard let number = json["status"]?.unsignedValue, let status = Int(exactly: number),
-            let apnsID = json["apnsID"]?.stringValue
-        else { return nil }
-        self.init(
-            status: status, apnsID: apnsID, apnsUniqueID: json["apnsUniqueID"]?.stringValue,
-            body: json["body"]?.stringValue)
-    }
 }
 
 extension JSONValue {

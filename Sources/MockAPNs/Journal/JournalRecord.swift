@@ -9,18 +9,18 @@ public struct JournalRecord: Sendable {
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
     /// When the request was complete and read (requests completed by one read of the connection share the time).
-    public let receivedAt: Date
+    public internal(set) var receivedAt: Date
     /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
     /// sent none.
     public var answeredAt: Date?
     /// The connection's number, 1, 2, 3, … in the order connections were accepted.
-    public let connectionID: UInt64
+    public internal(set) var connectionID: UInt64
     /// The client's address and port.
-    public let remoteAddress: String
+    public internal(set) var remoteAddress: String
     /// The HTTP/2 stream the request came on.
-    public let streamID: Int32
-    let request: APNsRequest.Content
-    let sharedVerdict: Verdict.Shared
+    public internal(set) var streamID: Int32
+    var request: APNsRequest.Content
+    var sharedVerdict: Verdict.Shared
     /// The answer; `nil` when a scripted fault sent none.
     public var response: APNsResponse?
     /// The scripted fault injected, if any.

@@ -50,52 +50,68 @@ public struct MockAPNsStats: Sendable, Hashable {
     }
 }
 
-extension MockAPNsStats {
-    /// The stats as the control API answers them; counts by key sorted by name.
-    public var json: JSONValue {
-        func counts(_ dictionary: [String: Int]) -> JSONValue {
-            .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) })
-        }
-        return .object([
-            ("records", .number(String(records))),
-            ("total", .number(String(total))),
-            ("dropped", .number(String(dropped))),
-            ("accepted", .number(String(accepted))),
-            ("rejected", .number(String(rejected))),
-            ("byStatus", counts(byStatus)),
-            ("byReason", counts(byReason)),
-            ("byPushType", counts(byPushType)),
-            ("byTopic", counts(byTopic)),
-            ("byConnection", counts(byConnection)),
-            (
-                "connections",
-                .object([("open", .number(String(openConnections))), ("total", .number(String(totalConnections)))])
-            ),
-            (
-                "controlFramesSent",
-                .object(
-                    controlFramesSent.byName.map { ($0.name, .number(String($0.count))) }
-                        + [("total", .number(String(controlFramesSent.total)))])
-            ),
+extension MockAPNsStats: JSONMapped {
+    /// The stats as the control API answers them, counts by key sorted by name; read back with any count that is
+    /// missing as zero.
+    public static let jsonMapping = JSONMapping<MockAPNsStats, MockAPNsStats>(
+        MockAPNsStats(),
+        [
+            .member("records", \.records, .integer),
+            .member("total", \.total, .integer),
+            .member("dropped", \.dropped, .integer),
+            .member("accepted", \.accepted, .integer),
+            .member("rejected", \.rejected, .integer),
+            .member("byStatus", \.byStatus, .counts),
+            .member("byReason", \.byReason, .counts),
+            .member("byPushType", \.byPushType, .counts),
+            .member("byTopic", \.byTopic, .counts),
+            .member("byConnection", \.byConnection, .counts),
+            .member("connections", \.connections, .counts),
+            .member("controlFramesSent", \.controlFramesSent, .frameCounts),
         ])
+
+    /// Reads stats from the control API's JSON; missing counts (or JSON that is not stats) read as zero.
+    public init(json: JSONValue) {
+        self = Self.jsonMapping.read(json) ?? MockAPNsStats()
     }
 
-    /// Reads stats from the control API's JSON; missing counts read as zero.
-    public init(json: JSONValue) {
-        func int(_ value: JSONValue?) -> Int { value?.doubleValue.map { Int($0) } ?? 0 }
-        func counts(_ value: JSONValue?) -> [String: Int] {
-            Dictionary((value?.objectMembers ?? []).map { ($0.0, int($0.1)) }, uniquingKeysWith: { _, last in last })
+    /// `connections`: `open` and `total`.
+    private var connections: [String: Int] {
+        get { ["open": openConnections, "total": totalConnections] }
+        set {
+            openConnections = newValue["open"] ?? 0
+            totalConnections = newValue["total"] ?? 0
         }
-        self.init(
-            records: int(json["records"]), total: UInt64(int(json["total"])), dropped: UInt64(int(json["dropped"])),
-            accepted: int(json["accepted"]), rejected: int(json["rejected"]), byStatus: counts(json["byStatus"]),
-            byReason: counts(json["byReason"]), byPushType: counts(json["byPushType"]),
-            byTopic: counts(json["byTopic"]), byConnection: counts(json["byConnection"]),
-            openConnections: int(json["connections"]?["open"]), totalConnections: int(json["connections"]?["total"]))
-        let frames = json["controlFramesSent"]
-        controlFramesSent = HTTP2ControlFrameCounts(
-            settings: int(frames?["settings"]), settingsAcks: int(frames?["settings_ack"]),
-            pingAcks: int(frames?["ping_ack"]), windowUpdates: int(frames?["window_update"]),
-            rstStreams: int(frames?["rst_stream"]), goaways: int(frames?["goaway"]))
+    }
+}
+
+extension JSONForm where T == [String: Int] {
+    /// Counts by key, as an object with the keys sorted by name; a count that is not a number reads as zero.
+    static var counts: JSONForm {
+        JSONForm(
+            write: { counts in .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(String($0.value))) }) },
+            read: { json in
+                Dictionary(
+                    (json.objectMembers ?? []).map { ($0.0, JSONForm<Int>.integer(from: $0.1) ?? 0) },
+                    uniquingKeysWith: { _, last in last })
+            })
+    }
+}
+
+extension JSONForm where T == HTTP2ControlFrameCounts {
+    /// The counts by type, as `/metrics` spells them (`settings_ack`), then their `total` (written, not read).
+    static var frameCounts: JSONForm {
+        JSONForm(
+            write: { counts in
+                .object(
+                    counts.byName.map { ($0.name, .number(String($0.count))) }
+                        + [("total", .number(String(counts.total)))])
+            },
+            read: { json in
+                func count(_ name: String) -> Int { json[name].flatMap(JSONForm<Int>.integer(from:)) ?? 0 }
+                return HTTP2ControlFrameCounts(
+                    settings: count("settings"), settingsAcks: count("settings_ack"), pingAcks: count("ping_ack"),
+                    windowUpdates: count("window_update"), rstStreams: count("rst_stream"), goaways: count("goaway"))
+            })
     }
 }

@@ -1,50 +1,36 @@
-extension NearMiss {
-    /// The near miss as the control API answers it, with the whole record.
-    public var json: JSONValue {
-        .object([
-            ("sequence", .number(String(record.sequence))),
-            ("field", .string(field.rawValue)),
-            ("expected", .string(expected)),
-            ("actual", .string(actual)),
-            ("summary", .string(summary)),
-            ("record", record.json),
+extension NearMiss: JSONMapped {
+    /// The near miss as the control API answers it: `sequence`, `field`, `expected`, `actual`, `summary` and the
+    /// whole `record`; read back `nil` without a known `field` and a readable `record`.
+    public static let jsonMapping = JSONMapping<NearMiss, NearMiss>(
+        NearMiss(record: .blank, field: .topic, expected: "", actual: ""),
+        [
+            .written("sequence") { .number(String($0.record.sequence)) },
+            .member("field", \.field, .rawValue, required: true),
+            .member("expected", \.expected, .string),
+            .member("actual", \.actual, .string),
+            .written("summary") { .string($0.summary) },
+            .member("record", \.record, .object, required: true),
         ])
-    }
-
-    /// Reads a near miss from the control API's JSON.
-    public init?(json: JSONValue) {
-        guard let recordJSON = json["record"], let record = JournalRecord(json: recordJSON),
-            let fieldName = json["field"]?.stringValue, let field = JournalQuery.Field(rawValue: fieldName)
-        else { return nil }
-        self.init(
-            record: record, field: field, expected: json["expected"]?.stringValue ?? "",
-            actual: json["actual"]?.stringValue ?? "")
-    }
 }
 
-extension RecordWaitResult {
+extension RecordWaitResult: JSONMapped {
+    /// The result as JSON: `satisfied`, `count`, `found`, `records`, `nearMisses`; read back `nil` without
+    /// `satisfied`, `count` and `records`. The control API adds an `error` first when it is not satisfied
+    /// (`json(query:timeout:)`).
+    public static let jsonMapping = JSONMapping<RecordWaitResult, RecordWaitResult>(
+        RecordWaitResult(satisfied: false, count: 0, records: [], nearMisses: []),
+        [
+            .member("satisfied", \.satisfied, .bool, required: true),
+            .member("count", \.count, .integer, required: true),
+            .written("found") { .number(String($0.records.count)) },
+            .member("records", \.records, .compactArray(.object), required: true),
+            .member("nearMisses", \.nearMisses, .compactArray(.object)),
+        ])
+
     /// The result as the control API answers it (200 when satisfied, 408 with an `error` otherwise).
     public func json(query: JournalQuery, timeout: Duration) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if !satisfied { members.append(("error", .string(failureSummary(query: query, timeout: timeout)))) }
-        members += [
-            ("satisfied", .bool(satisfied)),
-            ("count", .number(String(count))),
-            ("found", .number(String(records.count))),
-            ("records", .array(records.map(\.json))),
-            ("nearMisses", .array(nearMisses.map(\.json))),
-        ]
-        return .object(members)
-    }
-
-    /// Reads a result from the control API's JSON.
-    public init?(json: JSONValue) {
-        guard case .bool(let satisfied)? = json["satisfied"], let count = json["count"]?.unsignedValue,
-            let records = json["records"]?.arrayValue
-        else { return nil }
-        self.init(
-            satisfied: satisfied, count: Int(count), records: records.compactMap(JournalRecord.init(json:)),
-            nearMisses: (json["nearMisses"]?.arrayValue ?? []).compactMap(NearMiss.init(json:)))
+        guard !satisfied, case .object(let members) = json else { return json }
+        return .object([("error", .string(failureSummary(query: query, timeout: timeout)))] + members)
     }
 
     /// One line: what was waited for, what was found, and the nearest miss.

@@ -103,31 +103,3 @@ extension VerifyReport.Item.Kind {
         }
     }
 }
-
-extension VerifyReport {
-    /// The report as JSON: `{"passed", "summary", "records", "droppedRecords", "items": [{"kind", "name",
-    /// "passed", "summary", "details", "records"}]}`.
-    public var json: JSONValue {
-        .object([
-            ("passed", .bool(passed)),
-            ("summary", .string(summaryLine)),
-            ("records", .number(String(recordCount))),
-            ("droppedRecords", .number(String(droppedRecords))),
-            ("items", .array(items.map(\.json))),
-        ])
-    }
-}
-
-extension VerifyReport.Item {
-    /// The item as JSON, as `VerifyReport.json` lists it.
-    public var json: JSONValue {
-        .object([
-            ("kind", .string(kind.rawValue)),
-            ("name", .string(name)),
-            ("passed", .bool(passed)),
-            ("summary", .string(summary)),
-            ("details", .array(details.map(JSONValue.string))),
-            ("records", .array(records.map { .number(String($0)) })),
-        ])
-    }
-}
