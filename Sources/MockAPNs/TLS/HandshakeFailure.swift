@@ -17,7 +17,9 @@ struct HandshakeFailure: Sendable, Hashable {
             kind = "untrusted"
             message =
                 "TLS handshake failed: the client does not trust the server certificate (does it trust "
-                + (trustedCAFile ?? "the mock's CA, the file serve prints under 'trust this CA'")
+                + (trustedCAFile
+                    ?? "the mock's test CA: certs/ca.pem in a checkout, the server's caPEM in Swift, the file serve "
+                    + "prints under 'trust this CA'")
                 + "? trust it, or run with --cert/--key of a certificate it trusts)"
         } else if has("unsupported protocol", "version too low", "protocol version", "wrong ssl version") {
             kind = "protocol"
