@@ -13,7 +13,7 @@ extension MockAPNsServer: MockAPNsControl {
 
     /// `query` with its `after` and `before` fixed against the mock's clock, which the records' times come from.
     func resolvingTimes(_ query: JournalQuery) -> JournalQuery {
-        query.after == nil && query.before == nil ? query : query.resolvingTimes(now: engine.clock.now())
+        query.resolvingTimes(now: engine.clock.now())
     }
 
     /// The record with sequence number `sequence`, or `nil`.

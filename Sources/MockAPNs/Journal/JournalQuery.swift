@@ -123,6 +123,7 @@ public struct JournalQuery: Sendable, Hashable {
         var query = self
         query.after = after?.resolved(now: now)
         query.before = before?.resolved(now: now)
+        query.search = search?.resolvingTimes(now: now)
         return query
     }
 

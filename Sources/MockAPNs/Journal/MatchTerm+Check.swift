@@ -56,6 +56,11 @@ extension MatchTerm {
         case .warnings:
             guard value == "none" || value == "some" else { return problem("must be none or some, got '\(value)'") }
             return .success(value)
+        case .after, .before:
+            if case .failure(let failure) = TimePoint.parse(value) {
+                return .failure(Problem(message: "\(name): \(failure.message)"))
+            }
+            return .success(value)
         case .topic, .reason, .rule, .apnsID, .collapseID, .text:
             return .success(value)
         }

@@ -35,6 +35,10 @@ public struct MatchTerm: Sendable, Hashable {
         case device
         /// Whether the phone's outcome carries warnings: `some` or `none`.
         case warnings
+        /// Received at or after a time (`TimePoint`: `16:10`, an ISO 8601 time, `-5m`).
+        case after
+        /// Received before a time (`TimePoint`).
+        case before
         /// A word or phrase of the payload (compared ignoring case): a search's free words.
         case text
     }
@@ -45,6 +49,9 @@ public struct MatchTerm: Sendable, Hashable {
     public var value: String
     /// Whether the term passes when the field is anything but `value` (`-` in the search text).
     public var negated: Bool
+    /// For `after` and `before`: the time `value` reads as, fixed to a date by `resolvingTime(now:)` (a server does
+    /// it once per query, with its own clock, so `-5m` is one instant for every record compared).
+    public private(set) var time: TimePoint?
 
     /// A term on `field` after `value` was checked (and made canonical: a token in lower case, a number without
     /// leading zeros); the problem in words, for messages, when `value` is not one `field` can have.
@@ -57,6 +64,14 @@ public struct MatchTerm: Sendable, Hashable {
         self.field = field
         self.value = value
         self.negated = negated
+        if field == .after || field == .before { time = try? TimePoint.parse(value).get() }
+    }
+
+    /// The term with its time (`after`, `before`) fixed to a date against `now`; any other term as it is.
+    public func resolvingTime(now: Date) -> MatchTerm {
+        var term = self
+        term.time = time?.resolved(now: now)
+        return term
     }
 
     /// What is wrong with a value a person gave a field: `status must be an HTTP status …; got '9'`.
@@ -93,6 +108,8 @@ public struct MatchTerm: Sendable, Hashable {
         case .device: return record.device?.kind.rawValue == value
         case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
+        case .after: return time.map { record.receivedAt >= $0.date(now: Date()) } ?? false
+        case .before: return time.map { record.receivedAt < $0.date(now: Date()) } ?? false
         }
     }
 
@@ -114,6 +131,7 @@ public struct MatchTerm: Sendable, Hashable {
             case .device: record.device?.summary
             case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
             case .text: Self.excerpt(record.payloadText)
+            case .after, .before: Timestamp.text(record.receivedAt)
             }
         return actual ?? "none"
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The text form of a record match: `status:4xx -reason:BadDeviceToken "order ready"`, as `q=` on the journal's
 /// routes and `mock-apns requests --query` take it.
 ///
@@ -43,6 +45,16 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
 
     /// The text.
     public var description: String { text }
+
+    /// The search with its `after:` and `before:` words fixed to dates against `now` (`MatchTerm.resolvingTime`).
+    public func resolvingTimes(now: Date) -> RecordSearch {
+        RecordSearch(text: text, terms: terms.map { $0.resolvingTime(now: now) })
+    }
+
+    private init(text: String, terms: [MatchTerm]) {
+        self.text = text
+        self.terms = terms
+    }
 
     /// A word of a search that cannot be read, and why.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -100,6 +112,8 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
         case .accepted: "true"
         case .priority: "10"
         case .connection: "1"
+        case .after: "-5m"
+        case .before: "16:10"
         default: "…"
         }
     }

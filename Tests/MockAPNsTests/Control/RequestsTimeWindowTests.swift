@@ -86,6 +86,33 @@ struct RequestsTimeWindowTests {
         }
     }
 
+    @Test("the search text's after: and before: choose records by the mock's clock; a bad time is a 400 at the word")
+    func searchWindows() async throws {
+        try await withControlServer(clock: ManualClock(Self.start)) { server, control in
+            try await Self.pushTwiceAnHourApart(server)
+            func sequences(_ search: String) async throws -> [JSONValue]? {
+                let encoded = search.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? search
+                let answer = try await ControlCurl.call("GET", control, "/v1/requests?q=\(encoded)")
+                #expect(answer.status == 200, "\(search): \(answer.text)")
+                return answer.json?["records"]?.arrayValue?.compactMap { $0["sequence"] }
+            }
+            #expect(try await sequences("after:-30m") == [2])
+            #expect(try await sequences("-after:-30m") == [1])
+            #expect(try await sequences("before:2027-01-15T08:30:00Z") == [1])
+            #expect(try await sequences("after:2027-01-15T07:59:00Z before:-10m") == [1])
+            let result = try await offPool {
+                try CLITests.run(["requests", "--control", control.url, "--json", "--query", "after:-30m"])
+            }
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(Self.sequences(result.output) == [2])
+            let bad = try await ControlCurl.call("GET", control, "/v1/requests?q=status:4xx%20after:soon")
+            #expect(bad.status == 400)
+            #expect(
+                bad.json?["error"]?.stringValue?.hasPrefix("q: at 'after:soon' (character 12): after: expected") == true,
+                "\(bad.text)")
+        }
+    }
+
     @Test("TimePoint reads a time of day, ISO 8601 with an offset and negative durations, and resolves them")
     func timePoints() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
