@@ -1,5 +1,5 @@
 /// The clock operations in-process: they move the engine's clock, which every connection reads.
-extension MockAPNsServer {
+extension InProcessControl {
     /// The mock's clock; a clock that cannot move (`SystemClock`) reads as offset zero.
     public func clock() async throws -> ClockReading {
         movableClock?.reading() ?? ClockReading(now: engine.clock.now(), offset: .zero)

@@ -1,6 +1,6 @@
 import Foundation
 
-extension MockAPNsServer {
+extension InProcessControl {
     /// The folder relative paths in a scenario loaded at run time (`PUT /v1/scenario`) start from.
     ///
     /// The folder of the scenario file the server started with; with none (the embedded defaults), the project's
@@ -39,32 +39,5 @@ extension MockAPNsServer {
         // Not `reset()`: the clock stays, so the document's times (a device's default `since`) read as loaded.
         restoreScenario()
         return try await scenario()
-    }
-}
-
-/// Finds the `scenarios/` folder that ships with mock-apns (next to `certs/`), wherever the binary runs from.
-public enum ScenarioFolder {
-    /// The shipped scenarios folder: the first `scenarios/` holding `default.yaml` found, in this order, in the
-    /// folders above the running executable (symbolic links resolved: `.build/debug/mock-apns` finds the
-    /// checkout's), in `share/mock-apns/` beside them (an install under a prefix), then in the working directory.
-    public static func project(
-        executable: URL? = Bundle.main.executableURL,
-        workingDirectory: String = FileManager.default.currentDirectoryPath
-    ) -> String? {
-        var candidates: [URL] = []
-        if var folder = executable?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            for _ in 0..<6 {
-                candidates.append(folder.appendingPathComponent("scenarios"))
-                candidates.append(folder.appendingPathComponent("share/mock-apns/scenarios"))
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
-                folder = parent
-            }
-        }
-        candidates.append(URL(fileURLWithPath: workingDirectory).appendingPathComponent("scenarios"))
-        let found = candidates.first {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("default.yaml").path)
-        }
-        return found?.standardizedFileURL.path
     }
 }
