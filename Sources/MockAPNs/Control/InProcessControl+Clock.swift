@@ -13,7 +13,8 @@ extension InProcessControl {
                 "this server runs on a \(type(of: engine.clock)), which cannot move; start it with a MovableClock "
                     + "(the default) or a ManualClock")
         }
-        let reading = try movableClock.move(move)
+        let reading: ClockReading
+        do { reading = try movableClock.move(move) } catch { throw MockAPNsControlError(error) }
         engine.providerTokenClock.clockMoved(to: reading.offset)
         // Every connection drops the provider token it accepted at the old offset (its iat was read there) and
         // judges it again on the next push.

@@ -46,7 +46,7 @@ struct DeviceTokenTests {
         }
         #expect(try InProcessControl.checkedToken("ABAB") == "abab")
         #expect(
-            throws: MockAPNsControlError.badRequest(
+            throws: InputError(
                 "token must be an even number of hex digits (a device token), got '\(fullwidth)'")
         ) {
             try JournalQuery.parse([("token", fullwidth)])

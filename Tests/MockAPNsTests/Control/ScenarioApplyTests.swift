@@ -1,10 +1,11 @@
 import Foundation
+import MockAPNsClient
 import Testing
 
 @testable import MockAPNs
 
 /// A scenario becomes the engine's state in one place, `MockAPNsEngine.apply(_:)`, which a server start, a reset
-/// and a load all call.
+/// and a load all call; and an input error from below `Control/` answers the same in-process and over HTTP.
 @Suite("A scenario is applied in one place")
 struct ScenarioApplyTests {
     static let declared = String(repeating: "ab", count: 32)
@@ -94,6 +95,30 @@ struct ScenarioApplyTests {
             #expect(Applied(server.engine) != started)
             _ = try await server.loadScenario(yaml: Self.yaml)
             #expect(Applied(server.engine) == started)
+        }
+    }
+
+    @Test("an InputError from below Control/ is a 400 with its message over HTTP, and in-process the same")
+    func inputErrorIsA400() async throws {
+        let move = ClockMove.advance(.seconds(87_661 * 3600))
+        let tooFar = move.json.jsonText
+        let inputError = try #require(throws: InputError.self) { try ClockMove(json: tooFar) }
+        #expect(inputError.message == "advance: must be at most 87660h, got '87661h'")
+        let moveError = try #require(throws: InputError.self) { try MovableClock().move(move) }
+        #expect(moveError.message.hasPrefix("advance: the clock would be "))
+
+        try await withControlServer { server, control in
+            let inProcess = try await #require(throws: MockAPNsControlError.self) { try await server.moveClock(move) }
+            #expect(inProcess == MockAPNsControlError(moveError))
+            let client = MockAPNsControlClient(url: control.url)
+            let overHTTP = try await #require(throws: MockAPNsControlError.self) { try await client.moveClock(move) }
+            // The client sends the body `tooFar` is: the server's body check refuses it, through the middleware.
+            #expect(overHTTP == MockAPNsControlError(status: 400, inputError.message))
+
+            let body = try await #require(throws: MockAPNsControlError.self) {
+                try await client.records(JournalQuery(limit: 0))
+            }
+            #expect(body.status == 400 && body.message == "limit must be a whole number of at least 1, got '0'")
         }
     }
 }
