@@ -36,6 +36,8 @@ func controlCall<T>(_ body: () async throws -> T) async throws -> T {
         return try await body()
     } catch let error as MockAPNsControlError {
         throw CLIError(commandLineMessage(error))
+    } catch let error as InputError {
+        throw CLIError(error.message)
     } catch let error as ScenarioError {
         throw CLIError("\(error)")
     }

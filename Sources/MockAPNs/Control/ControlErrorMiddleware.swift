@@ -22,6 +22,9 @@ struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as MockAPNsControlError {
             return ControlResponse.error(error.message, status: error.status)
+        } catch let error as InputError {
+            let refusal = MockAPNsControlError(error)
+            return ControlResponse.error(refusal.message, status: refusal.status)
         } catch let error as ScenarioError {
             return ControlResponse.scenarioError(error)
         } catch let error as HTTPError where error.status == .notFound {

@@ -30,7 +30,7 @@ extension ControlHandlers {
 
     /// `GET /v1/activities/{id}`: the activity (`id` may be a unique prefix), or 404 with the reason.
     private func activity(_ id: String) async throws -> Response {
-        guard let activity = try await server.activity(id: id) else { throw MockAPNsServer.unknownActivity(id) }
+        guard let activity = try await server.activity(id: id) else { throw InProcessControl.unknownActivity(id) }
         return ControlResponse.json(activity.json)
     }
 

@@ -13,7 +13,7 @@ extension ControlHandlers {
             sequence: \.sequence
         ) { continuation in
             let watcher = registry.addWatcher { event in
-                let snapshot = server.snapshot(event.activity)
+                let snapshot = server.control.snapshot(event.activity)
                 guard query.matches(snapshot) else { return }
                 continuation.yield(
                     .item(

@@ -22,7 +22,7 @@ extension ControlHandlers {
         if let lastEventID, let sequence = UInt64(lastEventID) {
             parsed.since = sequence
         }
-        let query = server.resolvingTimes(parsed)
+        let query = server.control.resolvingTimes(parsed)
         let journal = server.journal
         var replayed: [JournalRecord] = []
         return eventStream(

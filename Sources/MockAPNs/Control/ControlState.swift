@@ -22,13 +22,13 @@ public final class ControlState: Sendable {
     /// The scenario loaded last at run time, if any.
     public var loadedScenario: Scenario? {
         guard let server else { return detached.withLockedValue { $0 } }
-        return server.loadedScenario.withLockedValue { $0 }
+        return server.control.loadedScenario.withLockedValue { $0 }
     }
 
     /// Keeps `scenario` as the one a reset returns to.
     public func store(_ scenario: Scenario) {
         guard let server else { return detached.withLockedValue { $0 = scenario } }
-        server.loadedScenario.withLockedValue { $0 = scenario }
+        server.control.loadedScenario.withLockedValue { $0 = scenario }
     }
 }
 

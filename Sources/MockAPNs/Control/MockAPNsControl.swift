@@ -1,8 +1,8 @@
 /// The operations that inspect and steer a running mock: one protocol, two implementations.
 ///
-/// As in WireMock, the same operations exist in-process (`MockAPNsServer` conforms) and over HTTP
-/// (`MockAPNsControlClient` in the `MockAPNsClient` product talks to the control API of a server running
-/// elsewhere). Tests and tools written against this protocol work with either; the HTTP control API is a thin
+/// As in WireMock, the same operations exist in-process (`InProcessControl`; `MockAPNsServer` conforms through
+/// it) and over HTTP (`MockAPNsControlClient` in the `MockAPNsClient` product talks to the control API of a server
+/// running elsewhere). Tests and tools written against this protocol work with either; the HTTP control API is a thin
 /// front end over the in-process implementation, so both answer the same way.
 ///
 /// A journal entry is a *record* here, as in `Journal`; only the HTTP routes keep the name `/v1/requests`.

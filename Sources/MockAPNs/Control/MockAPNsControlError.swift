@@ -17,6 +17,11 @@ public struct MockAPNsControlError: Error, Sendable, Hashable, CustomStringConve
     /// `message (HTTP status)`.
     public var description: String { "\(message) (HTTP \(status))" }
 
+    /// The 400 the control API answers `error` with: input that cannot be used, whichever layer read it.
+    public init(_ error: InputError) {
+        self.init(status: 400, error.message)
+    }
+
     /// A 400: the input is malformed or out of range.
     public static func badRequest(_ message: String) -> MockAPNsControlError {
         MockAPNsControlError(status: 400, message)

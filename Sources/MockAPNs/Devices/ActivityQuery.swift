@@ -42,20 +42,20 @@ public struct ActivityQuery: FilterQuery, Hashable {
     /// What a query with no filter matches, for messages.
     public static let everything = "any activity"
 
-    /// Sets the filter `name` from its text, or throws a 400 that names it (`FilterQuery.parse` calls it).
-    public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
+    /// Sets the filter `name` from its text, or throws an `InputError` that names it (`FilterQuery.parse` calls it).
+    public mutating func setFilter(_ name: String, to value: String) throws(InputError) {
         switch name {
         case "state":
             guard let state = ActivityState(rawValue: value) else {
                 let names = ActivityState.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .badRequest("state must be one of: \(names); got '\(value)'")
+                throw InputError("state must be one of: \(names); got '\(value)'")
             }
             self.state = state
         case "type":
             type = value
         case "token":
             guard let token = DeviceToken(value) else {
-                throw .badRequest(
+                throw InputError(
                     "token must be an even number of hex digits (an update or push-to-start token), got '\(value)'")
             }
             self.token = token.hex

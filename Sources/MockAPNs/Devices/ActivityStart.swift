@@ -31,30 +31,31 @@ public struct ActivityStart: Sendable, Hashable {
     /// The members a body may have.
     static let memberNames = ["attributesType", "attributes", "contentState", "pushToStartToken"]
 
-    /// Reads a start from a request body; a 400 names the member that is missing, unknown or of the wrong type.
-    public init(body: String) throws(MockAPNsControlError) {
+    /// Reads a start from a request body; an `InputError` names the member that is missing, unknown or of the
+    /// wrong type.
+    public init(body: String) throws(InputError) {
         let example = #"{"attributesType": "mpushTaxiAttributes", "attributes": {...}, "contentState": {...}}"#
         guard let json = try? JSONParser.parse(body), let members = json.objectMembers else {
-            throw .badRequest("the body must be a JSON object such as \(example)")
+            throw InputError("the body must be a JSON object such as \(example)")
         }
         for (name, _) in members where !Self.memberNames.contains(name) {
-            throw .badRequest(
+            throw InputError(
                 "unknown member '\(name)'; a start takes: \(Self.memberNames.joined(separator: ", "))")
         }
-        guard let type = json["attributesType"] else { throw .badRequest("attributesType is missing: \(example)") }
+        guard let type = json["attributesType"] else { throw InputError("attributesType is missing: \(example)") }
         guard let typeName = type.stringValue, !typeName.isEmpty else {
-            throw .badRequest("attributesType must be the Swift type's name as a string, got \(type.jsonText)")
+            throw InputError("attributesType must be the Swift type's name as a string, got \(type.jsonText)")
         }
         for name in ["attributes", "contentState"] {
-            guard let value = json[name] else { throw .badRequest("\(name) is missing: \(example)") }
+            guard let value = json[name] else { throw InputError("\(name) is missing: \(example)") }
             guard value.objectMembers != nil else {
-                throw .badRequest("\(name) must be a JSON object, got \(value.jsonText)")
+                throw InputError("\(name) must be a JSON object, got \(value.jsonText)")
             }
         }
         var token: String?
         if let value = json["pushToStartToken"], value != .null {
             guard let text = value.stringValue, let valid = DeviceToken(text) else {
-                throw .badRequest(
+                throw InputError(
                     "pushToStartToken must be a string of an even number of hex digits, got \(value.jsonText)")
             }
             token = valid.hex

@@ -22,16 +22,6 @@ extension MockAPNsEngine {
         updateWorld { _ in }
     }
 
-    /// Forgets every activity and starts those `scenario` declares (`live-activity` devices with an
-    /// `attributesType`) at the clock's time, with the scenario's types and settings: the simulated phone as the
-    /// scenario describes it, on a server start, a `PUT /v1/scenario` and a reset.
-    public func loadActivities(of scenario: Scenario) {
-        setActivityConfig(types: scenario.activityTypes, settings: scenario.liveActivity)
-        setTokenUpload(scenario.tokenUpload)
-        activities.removeAll()
-        activities.startDeclared(scenario.world.devices.values, now: clock.now())
-    }
-
     /// `liveActivity.endedTokenUnregistered` as the validators apply it; `nil` when it is off.
     var endedActivityTokens: EndedActivityTokens? {
         EndedActivityTokens(activityConfig.withLockedValue { $0.settings })

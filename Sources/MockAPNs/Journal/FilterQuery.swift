@@ -10,9 +10,9 @@ public protocol FilterQuery: Sendable {
     static var everything: String { get }
     /// The query as `name=value` pairs, in `parameterNames` order (what the HTTP client sends).
     var parameters: [(name: String, value: String)] { get }
-    /// Sets the filter `name` from its non-empty text, or throws a 400 that names it (`unknownFilter` for a name
-    /// that is not one of `parameterNames`).
-    mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError)
+    /// Sets the filter `name` from its non-empty text, or throws an `InputError` that names it (`unknownFilter` for
+    /// a name that is not one of `parameterNames`).
+    mutating func setFilter(_ name: String, to value: String) throws(InputError)
 }
 
 extension FilterQuery {
@@ -22,8 +22,8 @@ extension FilterQuery {
         return items.isEmpty ? Self.everything : items.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
     }
 
-    /// Reads a query from `name=value` parameters, refusing unknown names, repeats and bad values with a 400 that
-    /// names the parameter.
+    /// Reads a query from `name=value` parameters, refusing unknown names, repeats and bad values with an
+    /// `InputError` that names the parameter.
     ///
     /// - Parameters:
     ///   - parameters: the decoded query parameters, in order.
@@ -31,27 +31,27 @@ extension FilterQuery {
     /// - Returns: the query and the values of the `extra` parameters present.
     public static func parse(
         _ parameters: [(name: String, value: String)], extra: [String] = []
-    ) throws(MockAPNsControlError) -> (query: Self, extra: [String: String]) {
+    ) throws(InputError) -> (query: Self, extra: [String: String]) {
         var query = Self()
         var extras: [String: String] = [:]
         var seen: Set<String> = []
         for (name, value) in parameters {
             guard seen.insert(name).inserted else {
-                throw .badRequest("the parameter '\(name)' is given twice; give it once")
+                throw InputError("the parameter '\(name)' is given twice; give it once")
             }
             if extra.contains(name) {
                 extras[name] = value
                 continue
             }
             guard parameterNames.contains(name) else { throw unknownFilter(name, extra: extra) }
-            guard !value.isEmpty else { throw .badRequest("the filter '\(name)' is empty; give it a value") }
+            guard !value.isEmpty else { throw InputError("the filter '\(name)' is empty; give it a value") }
             try query.setFilter(name, to: value)
         }
         return (query, extras)
     }
 
-    /// The 400 for a parameter that is not a filter of this query, listing the filters (and `extra` names).
-    public static func unknownFilter(_ name: String, extra: [String] = []) -> MockAPNsControlError {
-        .badRequest("unknown filter '\(name)'; the filters are: \((parameterNames + extra).joined(separator: ", "))")
+    /// The error for a parameter that is not a filter of this query, listing the filters (and `extra` names).
+    public static func unknownFilter(_ name: String, extra: [String] = []) -> InputError {
+        InputError("unknown filter '\(name)'; the filters are: \((parameterNames + extra).joined(separator: ", "))")
     }
 }

@@ -20,33 +20,33 @@ extension JournalQuery: FilterQuery {
     /// What a query with no filter matches, for messages.
     public static let everything = "any request"
 
-    /// Sets the filter `name` from its text, or throws a 400 that names it (`FilterQuery.parse` calls it).
-    public mutating func setFilter(_ name: String, to value: String) throws(MockAPNsControlError) {
+    /// Sets the filter `name` from its text, or throws an `InputError` that names it (`FilterQuery.parse` calls it).
+    public mutating func setFilter(_ name: String, to value: String) throws(InputError) {
         switch name {
         case "since": since = try Self.unsigned(name, value)
         case "after": after = try Self.timePoint(name, value)
         case "before": before = try Self.timePoint(name, value)
         case "limit":
             guard let number = Int(value), number >= 1 else {
-                throw .badRequest("limit must be a whole number of at least 1, got '\(value)'")
+                throw InputError("limit must be a whole number of at least 1, got '\(value)'")
             }
             limit = number
         case "q":
             do throws(RecordSearch.Failure) {
                 search = try RecordSearch(value)
             } catch {
-                throw .badRequest("q: \(error)")
+                throw InputError("q: \(error)")
             }
         case "status":
             guard let number = Int(value), (100...599).contains(number) else {
-                throw .badRequest("status must be an HTTP status from 100 to 599, such as 200 or 410; got '\(value)'")
+                throw InputError("status must be an HTTP status from 100 to 599, such as 200 or 410; got '\(value)'")
             }
             status = number
         default:
             guard let field = Field(rawValue: name)?.termField else { throw Self.unknownFilter(name) }
             switch MatchTerm.check(field, value, named: name) {
             case .success(let checked): set(field, checked)
-            case .failure(let problem): throw .badRequest(problem.message)
+            case .failure(let problem): throw InputError(problem.message)
             }
         }
     }
@@ -67,16 +67,16 @@ extension JournalQuery: FilterQuery {
         }
     }
 
-    private static func timePoint(_ name: String, _ value: String) throws(MockAPNsControlError) -> TimePoint {
+    private static func timePoint(_ name: String, _ value: String) throws(InputError) -> TimePoint {
         switch TimePoint.parse(value) {
         case .success(let point): return point
-        case .failure(let problem): throw .badRequest("\(name): \(problem.message)")
+        case .failure(let problem): throw InputError("\(name): \(problem.message)")
         }
     }
 
-    private static func unsigned(_ name: String, _ value: String) throws(MockAPNsControlError) -> UInt64 {
+    private static func unsigned(_ name: String, _ value: String) throws(InputError) -> UInt64 {
         guard let number = UInt64(value) else {
-            throw .badRequest("\(name) must be a whole number (0 or more), got '\(value)'")
+            throw InputError("\(name) must be a whole number (0 or more), got '\(value)'")
         }
         return number
     }

@@ -46,10 +46,10 @@ public struct PushExpectation: Sendable {
     /// `timeout`, and when more than `count` had arrived by the time the last expected one did. For a count of
     /// 0 it watches for `timeout` and fails at the first matching push (or one recorded already).
     ///
-    /// - Throws: `MockAPNsControlError` for a negative count, and what `control` throws (an unreachable server).
+    /// - Throws: `InputError` for a negative count, and what `control` throws (an unreachable server).
     public func check(against control: some MockAPNsControl) async throws -> Outcome {
         guard count >= 0 else {
-            throw MockAPNsControlError.badRequest("an expectation's count must be 0 (no push) or more, got \(count)")
+            throw InputError("an expectation's count must be 0 (no push) or more, got \(count)")
         }
         let deadline = ContinuousClock.now + timeout
         var needed = max(count, 1)

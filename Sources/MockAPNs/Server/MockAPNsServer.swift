@@ -30,10 +30,9 @@ public final class MockAPNsServer: Sendable {
     public let caPEM: String?
     /// When the server started listening (the clock's time): where `verify()` counts `within:` from by default.
     public let startedAt: Date
-    /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
-    let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
-    /// The `/v1/stats` counts, brought up to date on each `stats()` call.
-    let statsCounter = JournalStatsCounter()
+    /// The control operations in-process (`MockAPNsControl`): the server answers them through it, as does the
+    /// control API.
+    public let control: InProcessControl
 
     private let group: MultiThreadedEventLoopGroup
     private let ownsGroup: Bool
@@ -61,6 +60,7 @@ public final class MockAPNsServer: Sendable {
         self.host = host
         self.caPEM = caPEM
         self.startedAt = engine.clock.now()
+        self.control = InProcessControl(engine: engine, scenario: scenario, metrics: metrics, startedAt: startedAt)
         self.group = group
         self.ownsGroup = ownsGroup
         self.listeners = listeners
@@ -110,7 +110,7 @@ public final class MockAPNsServer: Sendable {
             world: scenario.world, rules: scenario.rules, journal: journal, clock: clock,
             tokenUploadTransport: tokenUploadTransport)
         engine.tokenUploads.useLogger(logger)
-        engine.loadActivities(of: scenario)
+        engine.apply(scenario)
         let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
         let connectionLog = RateLimitedLog()

@@ -16,10 +16,10 @@ public protocol APNsMovableClock: APNsClock {
     /// How far the clock is from real time (from its start date for a `ManualClock`), without reading the time.
     var offset: Duration { get }
 
-    /// Applies `move` and answers the clock after it; refused (400) when the offset would pass
+    /// Applies `move` and answers the clock after it; refused (`InputError`) when the offset would pass
     /// `ClockMove.maximumOffset` either way, and then the clock stays where it was.
     @discardableResult
-    func move(_ move: ClockMove) throws(MockAPNsControlError) -> ClockReading
+    func move(_ move: ClockMove) throws(InputError) -> ClockReading
 }
 
 extension APNsMovableClock {
@@ -64,10 +64,10 @@ public final class ManualClock: APNsMovableClock {
 
     /// Applies `move`, with the start date as the time at offset zero.
     @discardableResult
-    public func move(_ move: ClockMove) throws(MockAPNsControlError) -> ClockReading {
+    public func move(_ move: ClockMove) throws(InputError) -> ClockReading {
         // NIOLockedValueBox rethrows untyped errors: the typed one comes out through a Result.
         let moved = current.withLockedValue { current in
-            Result { () throws(MockAPNsControlError) -> ClockReading in
+            Result { () throws(InputError) -> ClockReading in
                 let offset = try move.offset(from: ClockMove.duration(current.timeIntervalSince(start)), base: start)
                 current = start + DurationText.seconds(offset)
                 return ClockReading(now: current, offset: offset)

@@ -17,9 +17,9 @@ public enum ClockMove: Sendable, Hashable {
     /// The members a body may have; it must have exactly one.
     static let members = ["advance", "set", "reset"]
 
-    /// The offset after this move from `offset`, where `base` is the time at offset zero; a 400 naming the field
-    /// when the result would pass `maximumOffset` either way.
-    public func offset(from offset: Duration, base: Date) throws(MockAPNsControlError) -> Duration {
+    /// The offset after this move from `offset`, where `base` is the time at offset zero; an `InputError` naming the
+    /// field when the result would pass `maximumOffset` either way.
+    public func offset(from offset: Duration, base: Date) throws(InputError) -> Duration {
         let next: Duration
         let field: String
         switch self {
@@ -31,46 +31,46 @@ public enum ClockMove: Sendable, Hashable {
             return .zero
         }
         guard next <= Self.maximumOffset, next >= .zero - Self.maximumOffset else {
-            throw .badRequest(
+            throw InputError(
                 "\(field): the clock would be \(ClockReading.offsetText(next)) from real time; it may be at most "
                     + "\(DurationText.text(Self.maximumOffset)) (10 years) either way")
         }
         return next
     }
 
-    /// Reads a `POST /v1/clock` body; a 400 naming the field for anything else.
-    public init(json text: String) throws(MockAPNsControlError) {
+    /// Reads a `POST /v1/clock` body; an `InputError` naming the field for anything else.
+    public init(json text: String) throws(InputError) {
         let example = "send one of {\"advance\": \"9h\"}, {\"set\": \"2026-11-22T18:00:00Z\"} or {\"reset\": true}"
         let json: JSONValue
         do {
             json = try JSONParser.parse(text)
         } catch {
-            throw .badRequest("the body is not JSON (\(error)); \(example)")
+            throw InputError("the body is not JSON (\(error)); \(example)")
         }
-        guard let members = json.objectMembers else { throw .badRequest("the body must be a JSON object; \(example)") }
+        guard let members = json.objectMembers else { throw InputError("the body must be a JSON object; \(example)") }
         for (name, _) in members where !Self.members.contains(name) {
-            throw .badRequest(
+            throw InputError(
                 "unknown field '\(name)'\(NameSuggestion.hint(for: name, among: Self.members)); \(example)")
         }
         guard members.count == 1, let (name, value) = members.first else {
-            throw .badRequest("give exactly one of advance, set or reset, got \(members.count); \(example)")
+            throw InputError("give exactly one of advance, set or reset, got \(members.count); \(example)")
         }
         switch name {
         case "advance":
             guard let text = value.stringValue else {
-                throw .badRequest(
+                throw InputError(
                     "advance: expected a duration such as \"9h\", \"90m\" or \"-5m\", got \(value.jsonText)")
             }
             self = .advance(try Self.signedDuration(text, name: "advance"))
         case "set":
             guard let text = value.stringValue, let date = Timestamp.date(fromText: text) else {
-                throw .badRequest(
+                throw InputError(
                     "set: expected an ISO 8601 time such as \"2026-11-22T18:00:00Z\" or \"2026-11-22T18:00:00.250Z\", "
                         + "got \(value.jsonText)")
             }
             self = .set(date)
         default:
-            guard value == .bool(true) else { throw .badRequest("reset: expected true, got \(value.jsonText)") }
+            guard value == .bool(true) else { throw InputError("reset: expected true, got \(value.jsonText)") }
             self = .reset
         }
     }
@@ -85,11 +85,11 @@ public enum ClockMove: Sendable, Hashable {
     }
 
     /// Reads a duration that may start with `-` (`9h`, `1.5s`, `-5m`), at most `maximumOffset` either way.
-    public static func signedDuration(_ text: String, name: String) throws(MockAPNsControlError) -> Duration {
+    public static func signedDuration(_ text: String, name: String) throws(InputError) -> Duration {
         let negative = text.hasPrefix("-")
         switch DurationText.parse(negative ? String(text.dropFirst()) : text, maximum: maximumOffset) {
         case .success(let duration): return negative ? .zero - duration : duration
-        case .failure(let problem): throw .badRequest("\(name): \(problem.message)")
+        case .failure(let problem): throw InputError("\(name): \(problem.message)")
         }
     }
 

@@ -32,7 +32,7 @@ public final class MovableClock: APNsMovableClock {
 
     /// Applies `move`, with real time as the time at offset zero.
     @discardableResult
-    public func move(_ move: ClockMove) throws(MockAPNsControlError) -> ClockReading {
+    public func move(_ move: ClockMove) throws(InputError) -> ClockReading {
         var current = offsetNanoseconds.load(ordering: .relaxed)
         while true {
             let base = Date()

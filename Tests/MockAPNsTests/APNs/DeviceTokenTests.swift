@@ -42,11 +42,11 @@ struct DeviceTokenTests {
             throws: MockAPNsControlError.badRequest(
                 "'\(fullwidth)' is not a device token: give an even number of hex digits")
         ) {
-            try MockAPNsServer.checkedToken(fullwidth)
+            try InProcessControl.checkedToken(fullwidth)
         }
-        #expect(try MockAPNsServer.checkedToken("ABAB") == "abab")
+        #expect(try InProcessControl.checkedToken("ABAB") == "abab")
         #expect(
-            throws: MockAPNsControlError.badRequest(
+            throws: InputError(
                 "token must be an even number of hex digits (a device token), got '\(fullwidth)'")
         ) {
             try JournalQuery.parse([("token", fullwidth)])

@@ -116,7 +116,7 @@ struct JournalQueryTests {
         #expect(extra == ["timeout": "2s"])
         #expect(try JournalQuery.parse(query.parameters).query == query)
         #expect(
-            throws: MockAPNsControlError.badRequest(
+            throws: InputError(
                 "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, after, before, limit"
             )
         ) {

@@ -109,7 +109,7 @@ struct PushExpectationTests {
         try await withControlServer { server, _ in
             #expect(server.journal.count == 0)
             await #expect(
-                throws: MockAPNsControlError.badRequest("an expectation's count must be 0 (no push) or more, got -1")
+                throws: InputError("an expectation's count must be 0 (no push) or more, got -1")
             ) {
                 try await PushExpectation(count: -1).check(against: server)
             }

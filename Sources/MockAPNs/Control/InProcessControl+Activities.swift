@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Live Activity operations in-process: they read and change the engine's registry at the engine's clock.
-extension MockAPNsServer {
+extension InProcessControl {
     /// The activities that match `query` at the mock's clock, in start order.
     public func activities(_ query: ActivityQuery) async throws -> [ActivitySnapshot] {
         let now = engine.clock.now()

@@ -1,6 +1,6 @@
 import Foundation
 
-extension MockAPNsServer {
+extension InProcessControl {
     /// The running scenario's `expect:`, `unexpected:` and `checks:` checked against the journal as it is now, and
     /// the token uploads that failed or are still being tried.
     ///

@@ -1,5 +1,5 @@
 /// The clock operations in-process: they move the engine's clock, which every connection reads.
-extension MockAPNsServer {
+extension InProcessControl {
     /// The mock's clock; a clock that cannot move (`SystemClock`) reads as offset zero.
     public func clock() async throws -> ClockReading {
         movableClock?.reading() ?? ClockReading(now: engine.clock.now(), offset: .zero)
@@ -13,7 +13,8 @@ extension MockAPNsServer {
                 "this server runs on a \(type(of: engine.clock)), which cannot move; start it with a MovableClock "
                     + "(the default) or a ManualClock")
         }
-        let reading = try movableClock.move(move)
+        let reading: ClockReading
+        do { reading = try movableClock.move(move) } catch { throw MockAPNsControlError(error) }
         engine.providerTokenClock.clockMoved(to: reading.offset)
         // Every connection drops the provider token it accepted at the old offset (its iat was read there) and
         // judges it again on the next push.

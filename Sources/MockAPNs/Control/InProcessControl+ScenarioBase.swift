@@ -1,6 +1,6 @@
 import Foundation
 
-extension MockAPNsServer {
+extension InProcessControl {
     /// The folder relative paths in a scenario loaded at run time (`PUT /v1/scenario`) start from.
     ///
     /// The folder of the scenario file the server started with; with none (the embedded defaults), the project's

@@ -1,7 +1,37 @@
 import Foundation
+import NIOConcurrencyHelpers
 
-/// The in-process implementation of the control operations; the HTTP control API calls these.
-extension MockAPNsServer: MockAPNsControl {
+/// The in-process implementation of the control operations, over a running server's engine; the HTTP control API
+/// calls these, and `MockAPNsServer` answers them through its `control`.
+///
+/// It holds what the operations keep between calls (the scenario loaded at run time, the `/v1/stats` counts), so
+/// that the server keeps none of it.
+public final class InProcessControl: MockAPNsControl {
+    /// The engine the operations read and change: world, rules, journal, clock, activities.
+    let engine: MockAPNsEngine
+    /// The scenario the server started with: its listen settings and limits stay in force, and a reset returns to
+    /// it until a scenario is loaded at run time.
+    let scenario: Scenario
+    /// The server's connection counters, for `stats()`.
+    let metrics: ServerMetrics
+    /// When the server started listening (the clock's time): where `verify()` counts `within:` from by default.
+    let startedAt: Date
+    /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
+    let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
+    /// The `/v1/stats` counts, brought up to date on each `stats()` call.
+    let statsCounter = JournalStatsCounter()
+
+    /// The control of a server running `scenario` on `engine` since `startedAt`.
+    init(engine: MockAPNsEngine, scenario: Scenario, metrics: ServerMetrics, startedAt: Date) {
+        self.engine = engine
+        self.scenario = scenario
+        self.metrics = metrics
+        self.startedAt = startedAt
+    }
+
+    /// The journal of every request.
+    var journal: Journal { engine.journal }
+
     /// The scenario running now: the one loaded at run time, else the one the server started with.
     public var currentScenario: Scenario { loadedScenario.withLockedValue { $0 } ?? scenario }
 
@@ -45,10 +75,7 @@ extension MockAPNsServer: MockAPNsControl {
     /// Clears the journal and the Live Activities and restores the loaded scenario's world and rules; the clock stays
     /// where it is.
     func restoreScenario() {
-        let scenario = currentScenario
-        engine.updateWorld { $0 = scenario.world }
-        engine.rules.replaceRules(scenario.rules)
-        engine.loadActivities(of: scenario)
+        engine.apply(currentScenario)
         journal.clear()
     }
 
