@@ -56,7 +56,7 @@ extension MockAPNsControl {
     }
 }
 
-extension PushExpectation.Outcome {
+extension PushExpectation.Finding {
     /// The records of a met expectation; a failed one throws its report as the test framework's failure.
     fileprivate func recordsOrFailure() throws(MockAPNsExpectationFailure) -> [JournalRecord] {
         switch self {

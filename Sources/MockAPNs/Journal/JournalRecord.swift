@@ -61,29 +61,6 @@ public struct JournalRecord: Sendable {
         self.note = note
     }
 
-    /// A record from its parts one by one, as its JSON has them; `fault` is an injected fault's name or a note.
-    @available(*, deprecated, message: "build the record from an APNsRequest and a Verdict")
-    public init(
-        sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
-        streamID: Int32, method: String, path: String, authority: String?, token: String?, headers: [APNsHeader],
-        payload: [UInt8], pushType: String?, topic: String?, accepted: Bool, reason: String?, rule: String,
-        explanation: String, notes: [String], auth: AuthSummary?, response: APNsResponse?, fault: String?
-    ) {
-        let injectedFault = fault.flatMap(RuleFault.init(rawValue:))
-        self.init(
-            sequence: sequence, receivedAt: receivedAt, answeredAt: answeredAt, connectionID: connectionID,
-            remoteAddress: remoteAddress, streamID: streamID,
-            request: APNsRequest.Content(
-                method: method, path: path, authority: authority, scheme: nil, headers: headers, body: payload,
-                bodyTruncated: false, deviceToken: token, fields: APNsHeaderFields(headers)),
-            verdict: Verdict.Shared(
-                Verdict(
-                    outcome: Self.outcome(accepted: accepted, reason: reason, status: response?.status), rule: rule,
-                    explanation: explanation, notes: notes, auth: auth, pushType: pushType, topic: topic)),
-            response: response, injectedFault: injectedFault)
-        if injectedFault == nil { note = fault }
-    }
-
     init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
         streamID: Int32, request: APNsRequest.Content, verdict: Verdict.Shared, response: APNsResponse?,
@@ -134,15 +111,11 @@ public struct JournalRecord: Sendable {
 
     /// The outcome of a record written as `accepted` and `reason`; a rejection's status is its answer's, else
     /// the one APNs answers the reason with.
-    static func outcome(accepted: Bool, reason: String?, status: Int?) -> Verdict.Outcome {
+    static func outcome(accepted: Bool, reason: String?, status: Int?) -> Verdict.Decision {
         if accepted { return .accepted }
         guard let reason else { return .noAnswer }
         return .rejected(APNsReason(reason, status: status ?? APNsReason.named(reason)?.status ?? 0), timestamp: nil)
     }
-
-    /// The device token from the path, as sent.
-    @available(*, deprecated, renamed: "deviceToken")
-    public var token: String? { deviceToken }
 
     /// The payload parsed as JSON, or `nil` when it is not JSON.
     public var payloadJSON: JSONValue? { try? JSONParser.parse(payload) }

@@ -54,7 +54,7 @@ public struct APNsValidator: Sendable {
         now: Date, acceptedToken: inout DeviceToken?
     ) -> Verdict {
         var context = Context(clientCertificate: connection.clientCertificate, now: now, memo: memo)
-        let outcome: Verdict.Outcome
+        let outcome: Verdict.Decision
         let rule: String
         let explanation: String
         do throws(Rejection) {

@@ -7,7 +7,7 @@ import Foundation
 /// the answer, its time and a fault are the record's.
 public struct Verdict: Sendable, Hashable {
     /// Accepted, or rejected with a reason, or (a scripted fault) no answer of its own.
-    public enum Outcome: Sendable, Hashable {
+    public enum Decision: Sendable, Hashable {
         case accepted
         /// Rejected; `timestamp` is set for 410 answers.
         case rejected(APNsReason, timestamp: Date?)
@@ -19,7 +19,7 @@ public struct Verdict: Sendable, Hashable {
     /// What the rule of a scripted answer starts with: `scripted:<rule name>`.
     public static let scriptedRulePrefix = "scripted:"
 
-    public var outcome: Outcome
+    public var outcome: Decision
     /// The rule that decided, e.g. `apns-priority`, `provider-token.expired`, `device.unregistered`, or
     /// `scripted:<rule name>` (`scriptedRulePrefix`).
     public var rule: String
@@ -35,7 +35,7 @@ public struct Verdict: Sendable, Hashable {
     public var topic: String?
 
     public init(
-        outcome: Outcome, rule: String, explanation: String, notes: [String] = [], auth: AuthSummary? = nil,
+        outcome: Decision, rule: String, explanation: String, notes: [String] = [], auth: AuthSummary? = nil,
         pushType: String? = nil, topic: String? = nil
     ) {
         self.outcome = outcome
@@ -83,7 +83,3 @@ public struct Verdict: Sendable, Hashable {
         }
     }
 }
-
-/// The former name of `Verdict`.
-@available(*, deprecated, renamed: "Verdict")
-public typealias Decision = Verdict

@@ -31,19 +31,6 @@ struct JournalRecordJSONTests {
             response: response, fault: .resetStream)
     }
 
-    /// The same through the record's former 22-parameter initialiser, kept (deprecated) for source compatibility.
-    @available(*, deprecated)
-    static func fullRecordByParts() -> JournalRecord {
-        JournalRecord(
-            sequence: 42, receivedAt: Date(timeIntervalSince1970: 1_790_000_000.1235),
-            answeredAt: Date(timeIntervalSince1970: 1_790_000_000.2505), connectionID: 7,
-            remoteAddress: "[::1]:50000", streamID: 13, method: "POST", path: "/3/device/00ff", authority: "localhost",
-            token: "00ff", headers: headers, payload: payload, pushType: "alert", topic: "com.example.app",
-            accepted: false, reason: "Unregistered", rule: "device.unregistered",
-            explanation: "the device \"00ff\" is unregistered", notes: ["first note", "second: é"], auth: auth,
-            response: response, fault: "reset-stream")
-    }
-
     /// `fullRecord().json` as main wrote it at 6015066, before the record was restructured.
     static let fullJSON = ###"{"sequence":42,"receivedAt":"2026-09-21T14:13:20.123Z","answeredAt":"2026-09-21T14:13:20.250Z","connection":7,"remoteAddress":"[::1]:50000","stream":13,"method":"POST","path":"/3/device/00ff","authority":"localhost","token":"00ff","pushType":"alert","topic":"com.example.app","headers":[["apns-topic","com.example.app"],["apns-push-type","alert"]],"payload":"{\"aps\":{\"alert\":{\"title\":\"Caf\\u00e9 \\\"quoted\\\"\",\"body\":\"line\\nbreak\"}},\"n\":1.5}","payloadJSON":{"aps":{"alert":{"title":"Café \"quoted\"","body":"line\nbreak"}},"n":1.5},"accepted":false,"reason":"Unregistered","rule":"device.unregistered","explanation":"the device \"00ff\" is unregistered","notes":["first note","second: é"],"auth":{"kind":"certificate","teamID":"TEAM000001","keyID":"KEY0000001","issuedAt":1789999000,"verified":true,"certificateTopics":["com.example.app","com.example.app.voip"]},"response":{"status":410,"apnsID":"123E4567-E89B-12D3-A456-4266554400A0","apnsUniqueID":"0f0e0d0c-0b0a-0908-0706-050403020100","body":"{\"reason\":\"Unregistered\",\"timestamp\":1789999999000}"},"fault":"reset-stream"}"###
 
@@ -60,14 +47,6 @@ struct JournalRecordJSONTests {
         #expect(readBack.json.jsonText == Self.fullJSON)
         #expect(readBack.injectedFault == .resetStream && readBack.note == nil && readBack.fault == "reset-stream")
         #expect(readBack.deviceToken == "00ff")
-    }
-
-    @Test("the former initialiser still makes the same record")
-    @available(*, deprecated)
-    func formerInitialiser() {
-        let record = Self.fullRecordByParts()
-        #expect(record.json.jsonText == Self.fullJSON)
-        #expect(record.verdict.reason == .unregistered && record.injectedFault == .resetStream)
     }
 
     @Test("numbers out of range in a record's auth or response read as absent, without trapping")

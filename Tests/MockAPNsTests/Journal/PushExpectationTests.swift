@@ -11,13 +11,13 @@ struct PushExpectationTests {
     static let other = ControlAPITests.other
 
     /// The records of a met expectation, or `nil` for a failed one.
-    static func met(_ outcome: PushExpectation.Outcome) -> [JournalRecord]? {
+    static func met(_ outcome: PushExpectation.Finding) -> [JournalRecord]? {
         guard case .met(let records) = outcome else { return nil }
         return records
     }
 
     /// The message of a failed expectation, or `nil` for a met one.
-    static func failure(_ outcome: PushExpectation.Outcome) -> String? {
+    static func failure(_ outcome: PushExpectation.Finding) -> String? {
         guard case .failed(let report) = outcome else { return nil }
         return report.message
     }

@@ -32,7 +32,7 @@ public struct PushExpectation: Sendable {
     }
 
     /// How a check turned out.
-    public enum Outcome: Sendable {
+    public enum Finding: Sendable {
         /// Exactly `count` records matched: those records, oldest first (none when none was expected).
         case met([JournalRecord])
         /// Too few arrived in time, or more than `count` (a provider that sends twice): the checker's report of
@@ -47,7 +47,7 @@ public struct PushExpectation: Sendable {
     /// 0 it watches for `timeout` and fails at the first matching push (or one recorded already).
     ///
     /// - Throws: `InputError` for a negative count, and what `control` throws (an unreachable server).
-    public func check(against control: some MockAPNsControl) async throws -> Outcome {
+    public func check(against control: some MockAPNsControl) async throws -> Finding {
         guard count >= 0 else {
             throw InputError("an expectation's count must be 0 (no push) or more, got \(count)")
         }

@@ -4,10 +4,10 @@ public enum ControlDuration {
     public static let maximum = Duration.seconds(600)
 
     /// Reads `250ms`, `5s`, `1.5s`, `2m` or `1h` (at most `maximum`); a number needs its unit.
-    public static func parse(_ text: String, name: String = "timeout") throws(MockAPNsControlError) -> Duration {
+    public static func parse(_ text: String, name: String = "timeout") throws(InputError) -> Duration {
         switch DurationText.parse(text, maximum: maximum) {
         case .success(let duration): return duration
-        case .failure(let problem): throw .badRequest("\(name): \(problem.message)")
+        case .failure(let problem): throw InputError("\(name): \(problem.message)")
         }
     }
 
