@@ -42,15 +42,17 @@ struct Run: AsyncParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "After COMMAND exits, wait until no request has been recorded for this long (0ms to 60s).",
-            discussion: "Default: 250ms.", valueName: "duration"))
-    var settle: String = "250ms"
+            discussion: "Default: 250ms.", valueName: "duration"),
+        transform: durationArgument("--settle", Run.settleRange))
+    var settle: Duration = .milliseconds(250)
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Stop COMMAND (SIGTERM, SIGKILL 5s later) when it runs longer than this (1s to 7d).",
-            discussion: "Default: 10m.", valueName: "duration"))
-    var timeout: String = "10m"
+            discussion: "Default: 10m.", valueName: "duration"),
+        transform: durationArgument("--timeout", Run.timeoutRange))
+    var timeout: Duration = .seconds(600)
 
     @Option(name: .long, help: "Write the run's journal to this file as JSON lines (replaced if it exists).")
     var journal: String?
@@ -58,22 +60,21 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: "Write the scenario with an expect: block listing what COMMAND sent to this file.")
     var record: String?
 
-    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. Default: warning.")
-    var logLevel: String = "warning"
+    @Option(
+        name: .long, help: "trace, debug, info, notice, warning, error or critical. Default: warning.",
+        transform: logLevelArgument)
+    var logLevel: Logger.Level = .warning
 
     @OptionGroup var outputs: RunVerdictOutputOptions
 
     func validate() throws {
         try CommandLineChecks.checkPort(port, flag: "--port")
         try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
-        _ = try durationOption(settle, flag: "--settle", range: Self.settleRange)
-        _ = try durationOption(timeout, flag: "--timeout", range: Self.timeoutRange)
-        try CommandLineChecks.checkLogLevel(logLevel)
         if let first = command.first, first.isEmpty { throw ValidationError("COMMAND after -- must not be empty") }
     }
 
     func run() async throws {
-        CommandLineChecks.bootstrapLogging(logLevel, fallback: .warning)
+        CommandLineChecks.bootstrapLogging(logLevel)
         let loaded = try await Self.orExit2 { try prepareScenario() }
         if !command.isEmpty {
             _ = try await Self.orExit2 {
@@ -138,8 +139,6 @@ struct Run: AsyncParsableCommand {
 
     /// Runs COMMAND (or waits for Ctrl-C without one), lets the journal settle and checks the scenario.
     private func play(mock: RunningMock, environment: RunEnvironment) async -> RunVerdict {
-        let settle = (try? durationOption(self.settle, flag: "--settle", range: Self.settleRange)) ?? .milliseconds(250)
-        let timeout = (try? durationOption(self.timeout, flag: "--timeout", range: Self.timeoutRange)) ?? .seconds(600)
         // On the mock's clock, as the records are (`within:` compares the two).
         let startedAt = mock.server.engine.clock.now()
         var outcome: CommandOutcome?

@@ -63,22 +63,24 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not serve the control API.")
     var noControl = false
 
-    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.", transform: logLevelArgument)
+    var logLevel: Logger.Level = .info
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Close a connection whose TLS handshake and HTTP/2 preface are not done within this (10ms to 10m).",
-            discussion: "Default: the scenario's limits.handshakeTimeout, else 10s.", valueName: "duration"))
-    var handshakeTimeout: String?
+            discussion: "Default: the scenario's limits.handshakeTimeout, else 10s.", valueName: "duration"),
+        transform: durationArgument("--handshake-timeout", ConnectionLimits.handshakeTimeoutRange))
+    var handshakeTimeout: Duration?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "GOAWAY IdleTimeout and close a connection that sent nothing (not even a PING) for this long (10ms to 24h).",
-            discussion: "Default: the scenario's limits.idleTimeout, else 1h.", valueName: "duration"))
-    var idleTimeout: String?
+            discussion: "Default: the scenario's limits.idleTimeout, else 1h.", valueName: "duration"),
+        transform: durationArgument("--idle-timeout", ConnectionLimits.idleTimeoutRange))
+    var idleTimeout: Duration?
 
     @Option(
         name: .long,
@@ -111,11 +113,10 @@ struct Serve: AsyncParsableCommand {
                 "--journal-capacity must be between 1 and \(Journal.capacityRange.upperBound), got \(journalCapacity)")
         }
         _ = try limitOverrides(ConnectionLimits())
-        try CommandLineChecks.checkLogLevel(logLevel)
     }
 
     func run() async throws {
-        CommandLineChecks.bootstrapLogging(logLevel, fallback: .info)
+        CommandLineChecks.bootstrapLogging(logLevel)
         let logger = Logger(label: "mock-apns")
 
         var loaded: Scenario
@@ -161,14 +162,8 @@ extension Serve {
     /// `limits` with the values of --handshake-timeout, --idle-timeout and --max-connections, range-checked.
     func limitOverrides(_ limits: ConnectionLimits) throws -> ConnectionLimits {
         var limits = limits
-        if let handshakeTimeout {
-            limits.handshakeTimeout = try durationOption(
-                handshakeTimeout, flag: "--handshake-timeout", range: ConnectionLimits.handshakeTimeoutRange)
-        }
-        if let idleTimeout {
-            limits.idleTimeout = try durationOption(
-                idleTimeout, flag: "--idle-timeout", range: ConnectionLimits.idleTimeoutRange)
-        }
+        if let handshakeTimeout { limits.handshakeTimeout = handshakeTimeout }
+        if let idleTimeout { limits.idleTimeout = idleTimeout }
         if let maxConnections {
             let range = ConnectionLimits.maxConnectionsRange
             guard range.contains(maxConnections) else {
