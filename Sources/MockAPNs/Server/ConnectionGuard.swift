@@ -185,7 +185,8 @@ final class ConnectionGuard: ChannelDuplexHandler {
     static func plainHTTPAnswer(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         let body =
             "This is the APNs port of mock-apns: it speaks HTTP/2 over TLS only, as APNs does."
-            + " Use https:// and HTTP/2 (curl --http2 --cacert certs/ca.pem https://...).\n"
+            + " Use https:// and HTTP/2 (curl --http2 --cacert CA https://..., with the CA file that serve prints"
+            + " under 'trust this CA').\n"
         let text =
             "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n"
             + "content-length: \(body.utf8.count)\r\n\r\n\(body)"
