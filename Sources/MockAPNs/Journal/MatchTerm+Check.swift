@@ -56,7 +56,7 @@ extension MatchTerm {
         case .warnings:
             guard value == "none" || value == "some" else { return problem("must be none or some, got '\(value)'") }
             return .success(value)
-        case .topic, .reason, .rule, .apnsID, .collapseID, .text:
+        case .topic, .reason, .rule, .apnsID, .collapseID, .kind, .text:
             return .success(value)
         }
     }

@@ -35,6 +35,8 @@ public struct MatchTerm: Sendable, Hashable {
         case device
         /// Whether the phone's outcome carries warnings: `some` or `none`.
         case warnings
+        /// What the record is of (`JournalRecord.Kind`): `push` for a device push, or a kind a newer server records.
+        case kind
         /// A word or phrase of the payload (compared ignoring case): a search's free words.
         case text
     }
@@ -92,6 +94,7 @@ public struct MatchTerm: Sendable, Hashable {
         case .accepted: return record.accepted == (value == "true")
         case .device: return record.device?.kind.rawValue == value
         case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
+        case .kind: return record.kind.name == value
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
         }
     }
@@ -113,6 +116,7 @@ public struct MatchTerm: Sendable, Hashable {
             case .accepted: record.accepted ? "true" : "false"
             case .device: record.device?.summary
             case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
+            case .kind: record.kind.name
             case .text: Self.excerpt(record.payloadText)
             }
         return actual ?? "none"
