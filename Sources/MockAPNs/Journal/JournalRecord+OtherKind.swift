@@ -56,9 +56,12 @@ extension JournalRecord {
 
 /// A record of another kind behind one reference (`JournalRecord.otherKind`): its kind and its object as read.
 final class OtherKindPart: Sendable {
+    /// The record's `kind`.
     let kind: JournalRecord.Kind
+    /// The record's object, every member as received.
     let json: JSONValue
 
+    /// The part of a record of `kind` read from `json`.
     init(kind: JournalRecord.Kind, json: JSONValue) {
         self.kind = kind
         self.json = json

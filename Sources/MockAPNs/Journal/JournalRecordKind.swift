@@ -13,6 +13,7 @@ extension JournalRecord {
             self.name = name
         }
 
+        /// The name.
         public var description: String { name }
 
         /// A request to `/3/device/<token>` and what was answered: every record the server writes today.

@@ -73,6 +73,8 @@ public struct MatchTerm: Sendable, Hashable {
     }
 
     private func fieldIs(_ record: JournalRecord) -> Bool {
+        // A record of another kind has no push fields: only its kind and its connection can match.
+        if record.otherKind != nil, field != .kind, field != .connection { return false }
         switch field {
         case .token: return record.deviceToken.map { Self.equalIgnoringCase($0, value) } ?? false
         case .topic: return record.topic == value

@@ -37,7 +37,8 @@ struct JournalRecordKindTests {
         #expect(record.deviceToken == nil && record.response == nil && !record.accepted)
         #expect(record.otherKindText == #"channel: "dGVzdA==", payload: {"aps":{"event":"update"}}, status: 200"#)
         #expect(record.summaryLine.hasPrefix(#"#7 broadcast: channel: "dGVzdA==""#))
-        let unnamed = try #require(try Self.parse(#"{"sequence":8,"kind":"x-new","receivedAt":"2026-09-21T14:13:20Z"}"#))
+        let newer = #"{"sequence":8,"kind":"x-new","receivedAt":"2026-09-21T14:13:20Z"}"#
+        let unnamed = try #require(try Self.parse(newer))
         #expect(unnamed.kind == JournalRecord.Kind("x-new") && unnamed.connectionID == 0)
     }
 
@@ -57,7 +58,8 @@ struct JournalRecordKindTests {
         let pushes = JournalQuery(search: try RecordSearch("kind:push"))
         #expect(pushes.matches(push) && !pushes.matches(broadcast))
         #expect(JournalQuery().matches(broadcast), "an unfiltered listing shows every record")
-        for text in ["accepted:true", "status:2xx", "topic:com.example.app", "rule:accepted"] {
+        #expect(JournalQuery(search: try RecordSearch("connection:3")).matches(broadcast))
+        for text in ["accepted:true", "accepted:false", "status:2xx", "topic:com.example.app", "rule:accepted"] {
             #expect(!JournalQuery(search: try RecordSearch(text)).matches(broadcast), "\(text)")
         }
     }
