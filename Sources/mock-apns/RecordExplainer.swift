@@ -28,6 +28,12 @@ struct RecordExplainer {
                     + "(cleared or dropped records are gone); list them with mock-apns requests")
         }
         if json { return StandardStream.output.write(record.json.jsonText + "\n") }
+        if record.kind != .devicePush {
+            // A kind this version does not read: its name, its time and its members, as they came.
+            let received = Timestamp.text(record.receivedAt)
+            return StandardStream.output.write(
+                "#\(record.sequence) \(record.kind) received \(received): \(record.otherKindText)\n")
+        }
         var lines = requestLines(record)
         lines += decisionLines(record)
         if let device = record.device { lines += try await phoneLines(record, device) }

@@ -35,6 +35,13 @@ struct RecordPrinter {
             write(record.json.jsonText, style: nil)
             return
         }
+        if record.kind != .devicePush {
+            // A kind this version does not read (a newer server's): its name and members, shown as they came.
+            let row = columns(
+                "\(record.sequence)", Self.timeText(record.receivedAt), "-", record.kind.name, "-", "-",
+                record.otherKindText)
+            return write(row, style: nil)
+        }
         let style: Terminal.Style =
             record.response == nil ? .yellow : record.accepted ? .green : .red
         let marker = Self.hasNotes(record) ? Self.notesMarker : ""

@@ -16,19 +16,46 @@ public struct JSONMapping<Value, Draft>: Sendable {
     let start: @Sendable () -> Draft
     /// The value the read draft makes; `nil` when the parts do not make one.
     let finish: @Sendable (Draft) -> Value?
+    /// Objects of another shape the type keeps as received instead of reading them by the table; `nil` for most.
+    let kept: Kept?
 
-    /// A mapping that reads into a `Draft` (starting from `start()`) and makes the value with `finish`.
+    /// Objects of another shape than the table's that a type keeps whole (journal records of a kind this program
+    /// does not read member by member), and writes back as they were.
+    public struct Kept: Sendable {
+        /// Whether an object is of the other shape (then `read` alone decides).
+        let claims: @Sendable ([(String, JSONValue)]) -> Bool
+        /// The value an object of the other shape makes; `nil` when it makes none.
+        let read: @Sendable ([(String, JSONValue)]) -> Value?
+        /// The object a value of the other shape is written as; `nil` for a value of the table's shape.
+        let object: @Sendable (Value) -> JSONValue?
+
+        /// Kept objects from the three parts.
+        public init(
+            claims: @escaping @Sendable ([(String, JSONValue)]) -> Bool,
+            read: @escaping @Sendable ([(String, JSONValue)]) -> Value?,
+            object: @escaping @Sendable (Value) -> JSONValue?
+        ) {
+            self.claims = claims
+            self.read = read
+            self.object = object
+        }
+    }
+
+    /// A mapping that reads into a `Draft` (starting from `start()`) and makes the value with `finish`; `kept`
+    /// reads and writes the objects of another shape, if the type keeps any.
     public init(
         start: @escaping @Sendable () -> Draft, _ members: [JSONMember<Value, Draft>],
-        finish: @escaping @Sendable (Draft) -> Value?
+        finish: @escaping @Sendable (Draft) -> Value?, kept: Kept? = nil
     ) {
         self.members = members
         self.start = start
         self.finish = finish
+        self.kept = kept
     }
 
     /// `value` as a JSON object.
     func json(_ value: Value) -> JSONValue {
+        if let kept, let object = kept.object(value) { return object }
         var object: [(String, JSONValue)] = []
         object.reserveCapacity(members.count)
         for member in members {
@@ -39,6 +66,7 @@ public struct JSONMapping<Value, Draft>: Sendable {
 
     /// Appends `value` as compact JSON text: the text of `json(value)`, without building the object first.
     func write(_ value: Value, to out: inout String) {
+        if let kept, let object = kept.object(value) { return object.write(to: &out) }
         out += "{"
         var first = true
         for member in members {
@@ -54,6 +82,7 @@ public struct JSONMapping<Value, Draft>: Sendable {
     /// The value `json` holds; `nil` when it is not an object or a member refuses it.
     func read(_ json: JSONValue) -> Value? {
         guard case .object(let object) = json else { return nil }
+        if let kept, kept.claims(object) { return kept.read(object) }
         var draft = start()
         // Objects this program wrote have the members in the table's order: look there first.
         var next = object.startIndex

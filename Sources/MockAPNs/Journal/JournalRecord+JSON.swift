@@ -3,20 +3,23 @@ import Foundation
 extension JournalRecord: JSONMapped {
     /// The record as a JSON object: the form of journal files, the control API and the record stream.
     ///
-    /// Members in this order, always present unless said: `sequence`, `receivedAt`, `answeredAt`, `connection`,
-    /// `remoteAddress`, `stream`, `method`, `path`, `authority`, `token`, `pushType`, `topic`, `headers`, `payload`,
-    /// `payloadJSON`, `accepted`, `reason`, `rule`, `explanation`, `notes`; then `payloadTruncated` and
-    /// `payloadBytes` only for a cut payload; then `auth`, `response` and `fault`; then `device` only for a push
-    /// the simulated phone received (issue 12). A new member is one line here (and its line in
-    /// `docs/control-api.md`): a stored property of the record reads into `\.record`.
+    /// Members of a device push in this order, always present unless said: `sequence`, `kind` (`push`),
+    /// `receivedAt`, `answeredAt`, `connection`, `remoteAddress`, `stream`, `method`, `path`, `authority`, `token`,
+    /// `pushType`, `topic`, `headers`, `payload`, `payloadJSON`, `accepted`, `reason`, `rule`, `explanation`,
+    /// `notes`; then `payloadTruncated` and `payloadBytes` only for a cut payload; then `auth`, `response` and
+    /// `fault`; then `device` only for a push the simulated phone received (issue 12). A new member is one line here
+    /// (and its line in `docs/control-api.md`): a stored property of the record reads into `\.record`.
     ///
-    /// Read back, a record needs `sequence`, `receivedAt`, `connection`, `method`, `path`, `accepted` and `rule`;
-    /// any other member missing or of another type reads as empty. The payload is the recorded text as UTF-8. A
-    /// `fault` that names a scripted fault is read as `injectedFault`, any other as `note`.
+    /// Read back, a device push (`kind` `push`, or no `kind` as before it was written) needs `sequence`,
+    /// `receivedAt`, `connection`, `method`, `path`, `accepted` and `rule`; any other member missing or of another
+    /// type reads as empty. The payload is the recorded text as UTF-8. A `fault` that names a scripted fault is read
+    /// as `injectedFault`, any other as `note`. An object of another `kind` is kept as received and written back as
+    /// it was (`rawJSON`, `keptKinds`).
     public static let jsonMapping = JSONMapping<JournalRecord, JSONDraft>(
         start: { JSONDraft() },
         [
             .member("sequence", \.sequence, \.record.sequence, .integer, required: true),
+            .written("kind") { .string($0.kind.name) },
             .member("receivedAt", \.receivedAt, \.record.receivedAt, .timestamp, required: true),
             .member("answeredAt", \.answeredAt, \.record.answeredAt, .optional(.timestamp)),
             .member("connection", \.connectionID, \.record.connectionID, .integer, required: true),
@@ -43,7 +46,7 @@ extension JournalRecord: JSONMapped {
             .member("fault", \.fault, \.fault, .optional(.string)),
             .member("device", \.device, \.record.device, .omittedWhenNil(.object)),
         ],
-        finish: { $0.assembled })
+        finish: { $0.assembled }, kept: keptKinds)
 
     /// A record being read back from JSON: its own stored members (`record`), and the parts that make its request
     /// and its verdict, which are shared values built once every member is read.

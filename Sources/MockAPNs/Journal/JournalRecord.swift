@@ -29,6 +29,11 @@ public struct JournalRecord: Sendable {
     public var note: String?
     /// Boxed so that records of ordinary pushes pay one `nil` reference for it, not the outcome's size.
     private var deviceBox: DeviceOutcomeBox?
+    /// A record of a kind other than a device push, as read; `nil` (one reference) for every device push.
+    var otherKind: OtherKindPart?
+
+    /// What the record is of: `.devicePush` for every record the server writes today.
+    public var kind: Kind { otherKind?.kind ?? .devicePush }
 
     /// What the simulated phone did with the push (issue 12); `nil` for pushes that reach no Live Activity.
     public var device: DeviceOutcome? {

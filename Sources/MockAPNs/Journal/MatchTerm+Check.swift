@@ -61,7 +61,7 @@ extension MatchTerm {
                 return .failure(Problem(message: "\(name): \(failure.message)"))
             }
             return .success(value)
-        case .topic, .reason, .rule, .apnsID, .collapseID, .text:
+        case .topic, .reason, .rule, .apnsID, .collapseID, .kind, .text:
             return .success(value)
         }
     }

@@ -39,6 +39,8 @@ public struct MatchTerm: Sendable, Hashable {
         case after
         /// Received before a time (`TimePoint`).
         case before
+        /// What the record is of (`JournalRecord.Kind`): `push` for a device push, or a kind a newer server records.
+        case kind
         /// A word or phrase of the payload (compared ignoring case): a search's free words.
         case text
     }
@@ -86,6 +88,8 @@ public struct MatchTerm: Sendable, Hashable {
     }
 
     private func fieldIs(_ record: JournalRecord) -> Bool {
+        // A record of another kind has no push fields: only its kind, its connection and its time can match.
+        if record.otherKind != nil, ![.kind, .connection, .after, .before].contains(field) { return false }
         switch field {
         case .token: return record.deviceToken.map { Self.equalIgnoringCase($0, value) } ?? false
         case .topic: return record.topic == value
@@ -107,6 +111,7 @@ public struct MatchTerm: Sendable, Hashable {
         case .accepted: return record.accepted == (value == "true")
         case .device: return record.device?.kind.rawValue == value
         case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
+        case .kind: return record.kind.name == value
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
         case .after: return time.map { record.receivedAt >= $0.date(now: Date()) } ?? false
         case .before: return time.map { record.receivedAt < $0.date(now: Date()) } ?? false
@@ -130,6 +135,7 @@ public struct MatchTerm: Sendable, Hashable {
             case .accepted: record.accepted ? "true" : "false"
             case .device: record.device?.summary
             case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
+            case .kind: record.kind.name
             case .text: Self.excerpt(record.payloadText)
             case .after, .before: Timestamp.text(record.receivedAt)
             }

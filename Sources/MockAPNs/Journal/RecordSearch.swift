@@ -109,6 +109,7 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
         case .type: "alert"
         case .device: "applied"
         case .warnings: "none"
+        case .kind: "push"
         case .accepted: "true"
         case .priority: "10"
         case .connection: "1"

@@ -5,13 +5,15 @@ extension Scenario {
     /// for each token upload that failed or had not finished.
     ///
     /// - Parameters:
-    ///   - records: the run's journal, oldest first.
+    ///   - records: the run's journal, oldest first; only its device pushes are checked (a record of another kind,
+    ///     `JournalRecord.Kind`, is neither expected nor unexpected).
     ///   - startedAt: when the run started (COMMAND's start for `mock-apns run`): `within:` counts from here.
     ///   - droppedRecords: how many records the journal dropped before the check; non-zero fails the report.
     ///   - tokenUploads: the run's token uploads (`tokenUpload:`), from every activity.
     public func verify(
         _ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0, tokenUploads: [TokenUpload] = []
     ) -> VerifyReport {
+        let records = records.filter { $0.kind == .devicePush }
         // `token: { issuedFrom: … }` names tokens the phone issued in this run: look them up in its records first.
         let issued = IssuedTokenCondition.issued(in: records)
         var scenario = self

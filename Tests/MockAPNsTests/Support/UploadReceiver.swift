@@ -1,10 +1,8 @@
 import Foundation
 import Hummingbird
-import Logging
 import MockAPNs
 import NIOConcurrencyHelpers
 import NIOCore
-import ServiceLifecycle
 
 /// A provider's token endpoint for the token-upload tests: a real HTTP/1.1 server (Hummingbird) on a free port that
 /// records every POST to `/la-tokens` and answers each with the status `answer` gives for its number (1-based),
@@ -53,35 +51,8 @@ final class UploadReceiver: Sendable {
             if delay > .zero { try await Task.sleep(for: delay) }
             return Response(status: HTTPResponse.Status(code: answer(number)))
         }
-        var logger = Logger(label: "upload-receiver")
-        logger.logLevel = .warning
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        let running = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var bound: Int?
-        for await port in ports {
-            bound = port
-            break
-        }
-        let receiver = UploadReceiver(port: bound ?? 0, stored: stored)
-        do {
-            let result = try await body(receiver)
-            await group.triggerGracefulShutdown()
-            try? await running.value
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            try? await running.value
-            throw error
+        return try await LocalHTTPServer.with(router, label: "upload-receiver") { port in
+            try await body(UploadReceiver(port: port, stored: stored))
         }
     }
 

@@ -1,0 +1,69 @@
+import Foundation
+
+extension JournalRecord {
+    /// A record of a kind other than a device push (`kind`) as it was read: its JSON object with every member as
+    /// received; `nil` for a device push.
+    ///
+    /// This version reads only device pushes member by member. A record of any other kind (a broadcast send, a
+    /// channel operation, a later event of a push, or a kind a newer server adds) keeps its common members
+    /// (`sequence`, `receivedAt`, `answeredAt`, `connection`, `remoteAddress`, `stream`) and is written back as
+    /// this object; it has no request and no verdict, and no expectation or search term matches it as a push.
+    public var rawJSON: JSONValue? { otherKind?.json }
+
+    /// The members of a record of another kind but the common ones, on one line (`channel: "c1", op: "create"`);
+    /// empty for a device push.
+    public var otherKindText: String {
+        guard case .object(let members)? = rawJSON else { return "" }
+        return members.filter { !Self.commonMembers.contains($0.0) }
+            .map { "\($0.0): \($0.1.jsonText)" }.joined(separator: ", ")
+    }
+
+    /// The members every kind of record has, read back from a record of any kind.
+    static let commonMembers: Set<String> = [
+        "sequence", "kind", "receivedAt", "answeredAt", "connection", "remoteAddress", "stream",
+    ]
+
+    /// How records of other kinds are read and written (`JSONMapping`'s `kept`): an object whose `kind` is other
+    /// than `push` is kept as received.
+    static let keptKinds = JSONMapping<JournalRecord, JSONDraft>.Kept(
+        claims: { object in
+            guard let kind = object.first(where: { $0.0 == "kind" })?.1 else { return false }
+            return kind != .string(Kind.devicePush.name)
+        },
+        read: otherKind(from:),
+        object: { $0.rawJSON })
+
+    /// A record of another kind from its JSON object: `nil` without a `kind` text, a whole-number `sequence` and a
+    /// `receivedAt` time; the other common members read as empty when missing.
+    private static func otherKind(from object: [(String, JSONValue)]) -> JournalRecord? {
+        func member(_ name: String) -> JSONValue? { object.first { $0.0 == name }?.1 }
+        guard let kind = member("kind")?.stringValue,
+            let sequence = member("sequence").flatMap(JSONForm<UInt64>.integer(from:)),
+            let receivedAt = member("receivedAt").flatMap(JSONForm<Date>.timestamp.read)
+        else { return nil }
+        var record = blank
+        record.sequence = sequence
+        record.receivedAt = receivedAt
+        record.answeredAt = member("answeredAt").flatMap(JSONForm<Date>.timestamp.read)
+        record.connectionID = member("connection").flatMap(JSONForm<UInt64>.integer(from:)) ?? 0
+        record.remoteAddress = member("remoteAddress")?.stringValue ?? ""
+        record.streamID = member("stream").flatMap(JSONForm<Int32>.integer(from:)) ?? 0
+        record.sharedVerdict = Verdict.Shared(Verdict(outcome: .noAnswer, rule: "", explanation: ""))
+        record.otherKind = OtherKindPart(kind: Kind(kind), json: .object(object))
+        return record
+    }
+}
+
+/// A record of another kind behind one reference (`JournalRecord.otherKind`): its kind and its object as read.
+final class OtherKindPart: Sendable {
+    /// The record's `kind`.
+    let kind: JournalRecord.Kind
+    /// The record's object, every member as received.
+    let json: JSONValue
+
+    /// The part of a record of `kind` read from `json`.
+    init(kind: JournalRecord.Kind, json: JSONValue) {
+        self.kind = kind
+        self.json = json
+    }
+}
