@@ -9,7 +9,6 @@ struct ControlHandlers: Sendable {
 
     let server: MockAPNsServer
     let longRequests: ControlShutdown
-    let requestMetrics: RequestMetrics
 
     /// Adds every route to `router`.
     func register(on router: Router<BasicRequestContext>) {
@@ -160,7 +159,7 @@ struct ControlHandlers: Sendable {
 
     private func metrics() -> Response {
         ControlResponse.text(
-            requestMetrics.prometheusText(journal: server.journal, connections: server.metrics),
+            server.metrics.prometheusText(journal: server.journal),
             contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

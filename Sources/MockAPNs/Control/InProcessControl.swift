@@ -4,28 +4,23 @@ import NIOConcurrencyHelpers
 /// The in-process implementation of the control operations, over a running server's engine; the HTTP control API
 /// calls these, and `MockAPNsServer` answers them through its `control`.
 ///
-/// It holds what the operations keep between calls (the scenario loaded at run time, the `/v1/stats` counts), so
-/// that the server keeps none of it.
+/// It holds what the operations keep between calls (the scenario loaded at run time), so that the server keeps
+/// none of it.
 public final class InProcessControl: MockAPNsControl {
     /// The engine the operations read and change: world, rules, journal, clock, activities.
     let engine: MockAPNsEngine
     /// The scenario the server started with: its listen settings and limits stay in force, and a reset returns to
     /// it until a scenario is loaded at run time.
     let scenario: Scenario
-    /// The server's connection counters, for `stats()`.
-    let metrics: ServerMetrics
     /// When the server started listening (the clock's time): where `verify()` counts `within:` from by default.
     let startedAt: Date
     /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
     let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
-    /// The `/v1/stats` counts, brought up to date on each `stats()` call.
-    let statsCounter = JournalStatsCounter()
 
     /// The control of a server running `scenario` on `engine` since `startedAt`.
-    init(engine: MockAPNsEngine, scenario: Scenario, metrics: ServerMetrics, startedAt: Date) {
+    init(engine: MockAPNsEngine, scenario: Scenario, startedAt: Date) {
         self.engine = engine
         self.scenario = scenario
-        self.metrics = metrics
         self.startedAt = startedAt
     }
 
@@ -176,7 +171,7 @@ public final class InProcessControl: MockAPNsControl {
 
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
-        statsCounter.stats(journal: journal, metrics: metrics)
+        journal.metrics.stats(of: journal)
     }
 
     /// `token` lower-cased, or a 400 when it is not a device token (`DeviceToken`'s rule).

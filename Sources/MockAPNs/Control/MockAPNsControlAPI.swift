@@ -27,13 +27,11 @@ public final class MockAPNsControlAPI: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
     private let longRequests: ControlShutdown
-    private let requestMetrics: RequestMetrics
-    private let metricsObserver: UInt64
     private let stopped = NIOLockedValueBox(false)
 
     private init(
         port: Int, host: String, server: MockAPNsServer, group: ServiceGroup, running: Task<Void, any Error>,
-        longRequests: ControlShutdown, requestMetrics: RequestMetrics, metricsObserver: UInt64
+        longRequests: ControlShutdown
     ) {
         self.port = port
         self.host = host
@@ -41,8 +39,6 @@ public final class MockAPNsControlAPI: Sendable {
         self.group = group
         self.running = running
         self.longRequests = longRequests
-        self.requestMetrics = requestMetrics
-        self.metricsObserver = metricsObserver
     }
 
     /// `http://host:port`, for clients.
@@ -62,11 +58,9 @@ public final class MockAPNsControlAPI: Sendable {
         token: String? = nil, logger: Logger = Logger(label: "mock-apns.control")
     ) async throws -> MockAPNsControlAPI {
         let longRequests = ControlShutdown()
-        let requestMetrics = RequestMetrics(clock: server.engine.clock)
-        let observer = server.journal.addCounter { record in requestMetrics.observe(record) }
         let router = Router()
         router.add(middleware: ControlErrorMiddleware(token: token))
-        ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
+        ControlHandlers(server: server, longRequests: longRequests).register(on: router)
 
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
@@ -106,7 +100,6 @@ public final class MockAPNsControlAPI: Sendable {
             break
         }
         guard let bound else {
-            server.journal.removeObserver(observer)
             let error = failure.withLockedValue { $0 }
             throw ListenFailure(
                 role: .control, host: host, port: port,
@@ -114,8 +107,7 @@ public final class MockAPNsControlAPI: Sendable {
                     ?? .other("the HTTP server stopped before it listened"))
         }
         return MockAPNsControlAPI(
-            port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests,
-            requestMetrics: requestMetrics, metricsObserver: observer)
+            port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests)
     }
 
     /// Ends open streams and waits, stops accepting, and lets the requests in flight finish.
@@ -126,7 +118,6 @@ public final class MockAPNsControlAPI: Sendable {
         }
         guard !alreadyStopped else { return }
         longRequests.stopAll()
-        server.journal.removeObserver(metricsObserver)
         await group.triggerGracefulShutdown()
         try await running.value
     }

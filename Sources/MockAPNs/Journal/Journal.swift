@@ -13,42 +13,35 @@ public final class Journal: Sendable {
         /// The estimated bytes of the records kept (`JournalRecord.journalBytes`).
         var bytes = 0
         var nextSequence: UInt64 = 1
-        var dropped: UInt64 = 0
-        var total: UInt64 = 0
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
         var observers: [Observer] = []
-        /// Called under the lock with the record itself, before it is stored.
-        var counters: [(id: UInt64, count: @Sendable (borrowing JournalRecord) -> Void)] = []
-        /// The newest sequence number the stats reader has counted; records dropped after it are tallied.
-        var countedThrough: UInt64 = 0
-        /// The dropped records the stats reader has not counted yet, so that the stats cover every request.
-        var dropTally = JournalDropTally()
 
-        /// Numbers `record`, writes it to the file, counts it and keeps it. When the journal is full the oldest
-        /// record is dropped and swapped into `record`, so that it is released after the lock.
-        mutating func keep(_ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?) -> UInt64 {
+        /// Numbers `record`, writes it to the file, counts it in `counts` and keeps it. When the journal is full
+        /// the oldest record is dropped and swapped into `record`, so that it is released after the lock.
+        mutating func keep(
+            _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
+            file: JournalFile?
+        ) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
             nextSequence += 1
-            total += 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
-            for entry in counters { entry.count(record) }
+            counts.count(record)
             bytes += record.journalBytes
             // Full: the oldest record comes back in `record`, dropped.
-            if records.append(&record) { noteDropped(record) }
+            if records.append(&record) { noteDropped(record, counts: &counts) }
             // Over the byte budget: drop the oldest too (released under the lock; rare), but keep the newest.
             while bytes > maxBytes, records.count > 1, let oldest = records.removeOldest() {
-                noteDropped(oldest)
+                noteDropped(oldest, counts: &counts)
             }
             return sequence
         }
 
-        /// Counts a dropped record: in `dropped`, in the bytes, and in the stats when they have not counted it.
-        mutating func noteDropped(_ record: borrowing JournalRecord) {
-            dropped += 1
+        /// Takes a dropped record out of the bytes and counts it dropped (it was counted when appended).
+        mutating func noteDropped(_ record: borrowing JournalRecord, counts: inout ServerMetrics.RequestCounts) {
             bytes -= record.journalBytes
-            if record.sequence > countedThrough { dropTally.add(record) }
+            counts.countDropped()
         }
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
@@ -73,13 +66,21 @@ public final class Journal: Sendable {
     /// A record counts its payload as kept, its headers' bytes (name, value and 32 each) and 1 KiB for the rest
     /// (`journalBytes`): an estimate that errs high, since records that repeat a request share its bytes.
     public let maxBytes: Int
+    /// Where every record is counted as it is appended and dropped (the server's metrics, which also count its
+    /// connections).
+    public let metrics: ServerMetrics
 
-    /// A journal keeping `capacity` records and at most `maxBytes` of them, also appending to `filePath`.
-    public init(capacity: Int, maxBytes: Int = Journal.defaultMaxBytes, filePath: String? = nil) throws {
+    /// A journal keeping `capacity` records and at most `maxBytes` of them, also appending to `filePath`, and
+    /// counting them in `metrics`.
+    public init(
+        capacity: Int, maxBytes: Int = Journal.defaultMaxBytes, filePath: String? = nil,
+        metrics: ServerMetrics = ServerMetrics()
+    ) throws {
         precondition(capacity > 0, "journal capacity must be positive")
         precondition(maxBytes > 0, "journal byte budget must be positive")
         self.capacity = capacity
         self.maxBytes = maxBytes
+        self.metrics = metrics
         self.state = NIOLockedValueBox(State(records: JournalRing(capacity: capacity)))
         self.file = try filePath.map { try JournalFile(path: $0) }
     }
@@ -95,7 +96,9 @@ public final class Journal: Sendable {
         var observed: (observers: [Observer], record: JournalRecord)?
         let sequence = state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, record) }
-            let sequence = state.keep(&record, capacity: capacity, maxBytes: maxBytes, file: file)
+            let sequence = metrics.countingRequests { counts in
+                state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+            }
             observed?.record.sequence = sequence
             return sequence
         }
@@ -105,8 +108,9 @@ public final class Journal: Sendable {
         return sequence
     }
 
-    /// Appends `records` in order under one lock (a connection's answers to one read), leaving the array empty
-    /// with its capacity. The dropped records are released after the lock.
+    /// Appends `records` in order under one lock (a connection's answers to one read), and counts them with one
+    /// taking of the metrics' lock, leaving the array empty with its capacity. The dropped records are released
+    /// after the lock.
     ///
     /// - Returns: the sequence number of each record whose push reached a Live Activity, with its history entry,
     ///   for `ActivityRegistry.number(_:)`; empty (no allocation) for ordinary pushes.
@@ -116,14 +120,17 @@ public final class Journal: Sendable {
         var numbered: [(entry: ActivityHistoryEntry, sequence: UInt64)] = []
         state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, []) }
-            for index in records.indices {
-                // Read before `keep`, which may swap a dropped record into this slot.
-                let entry = records[index].activityHistoryEntry
-                let sequence = state.keep(&records[index], capacity: capacity, maxBytes: maxBytes, file: file)
-                if let entry { numbered.append((entry, sequence)) }
-                // The newest record, as kept (numbered): observers get copies after the lock.
-                if observed != nil, let newest = state.records.newest {
-                    observed?.records.append(newest)
+            metrics.countingRequests { counts in
+                for index in records.indices {
+                    // Read before `keep`, which may swap a dropped record into this slot.
+                    let entry = records[index].activityHistoryEntry
+                    let sequence = state.keep(
+                        &records[index], counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+                    if let entry { numbered.append((entry, sequence)) }
+                    // The newest record, as kept (numbered): observers get copies after the lock.
+                    if observed != nil, let newest = state.records.newest {
+                        observed?.records.append(newest)
+                    }
                 }
             }
         }
@@ -145,20 +152,18 @@ public final class Journal: Sendable {
     public var count: Int { state.withLockedValue { $0.records.count } }
 
     /// How many records were dropped to respect the capacity since the last clear.
-    public var droppedCount: UInt64 { state.withLockedValue { $0.dropped } }
+    public var droppedCount: UInt64 { metrics.droppedRecords }
 
     /// How many requests were recorded since the server started (clearing does not reset it).
-    public var totalCount: UInt64 { state.withLockedValue { $0.total } }
+    public var totalCount: UInt64 { metrics.recordedRequests }
 
     /// Forgets the records in memory (the file keeps its lines; sequence numbers go on).
     public func clear() {
         state.withLockedValue { state in
             state.records.removeAll()
             state.bytes = 0
-            state.dropped = 0
             state.clears += 1
-            state.countedThrough = state.nextSequence - 1
-            state.dropTally = JournalDropTally()
+            metrics.countingRequests { $0.clear() }
         }
     }
 
@@ -176,34 +181,10 @@ public final class Journal: Sendable {
     /// The estimated bytes of the records kept now (see `maxBytes`).
     public var bytes: Int { state.withLockedValue { $0.bytes } }
 
-    /// What the stats have not counted yet, taken in one step so that nothing is counted twice or missed: the
-    /// kept records after `sequence`, the tally of records dropped before they were counted (turned into counts
-    /// by the caller, after the lock), the clear count, and the journal's totals at that same moment.
-    /// From then on only records after the newest one returned are tallied when dropped.
-    func uncounted(after sequence: UInt64) -> UncountedRecords {
-        state.withLockedValue { state in
-            let records = state.records.records(after: sequence)
-            state.countedThrough = state.nextSequence - 1
-            return UncountedRecords(
-                records: records, dropTally: state.dropTally.take(), clears: state.clears, kept: state.records.count,
-                total: state.total, dropped: state.dropped)
-        }
-    }
-
-    /// What `uncounted(after:)` returns: read under one lock, so the totals agree with the records.
-    struct UncountedRecords {
-        /// The kept records not counted yet.
-        var records: [JournalRecord]
-        /// The records dropped before they were counted.
-        var dropTally: JournalDropTally
-        /// How many times the journal was cleared.
-        var clears: UInt64
-        /// How many records are kept.
-        var kept: Int
-        /// How many requests were recorded since the server started.
-        var total: UInt64
-        /// How many records were dropped since the last clear.
-        var dropped: UInt64
+    /// Runs `body` under the journal's lock with the number of records kept and the request counts, which change
+    /// only under this lock: what `body` reads agrees (total = accepted + rejected = records + dropped).
+    func withRequestCounts<T>(_ body: (_ kept: Int, inout ServerMetrics.RequestCounts) -> T) -> T {
+        state.withLockedValue { state in metrics.countingRequests { body(state.records.count, &$0) } }
     }
 
     /// Calls `observer` for every record appended from now on, until the returned id is removed.
@@ -215,23 +196,9 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Calls `count` for every record appended from now on, under the journal's lock and before the record is
-    /// stored, so that it needs no copy: for quick bookkeeping that does not touch the journal (the metrics).
-    /// Removed with `removeObserver`.
-    func addCounter(_ count: @escaping @Sendable (borrowing JournalRecord) -> Void) -> UInt64 {
-        state.withLockedValue { state in
-            state.nextObserverID += 1
-            state.counters.append((state.nextObserverID, count))
-            return state.nextObserverID
-        }
-    }
-
-    /// Stops calling the observer (or counter) `id`.
+    /// Stops calling the observer `id`.
     public func removeObserver(_ id: UInt64) {
-        state.withLockedValue { state in
-            state.observers.removeAll { $0.id == id }
-            state.counters.removeAll { $0.id == id }
-        }
+        state.withLockedValue { state in state.observers.removeAll { $0.id == id } }
     }
 
     /// Writes buffered file lines out.

@@ -1,5 +1,6 @@
 /// Counts over the requests recorded since the journal was last cleared, and the server's running totals: what
-/// `stats()` and `GET /v1/stats` answer. (The Prometheus counters of `/metrics` are `RequestMetrics`.)
+/// `stats()` and `GET /v1/stats` answer. A report read from `ServerMetrics`, which does the counting (and also
+/// answers `/metrics`).
 public struct MockAPNsStats: Sendable, Hashable {
     /// Records in the journal now.
     public var records: Int

@@ -1,47 +1,86 @@
+import Foundation
 import NIOConcurrencyHelpers
 
-/// The server's connection counters: open, accepted, failed handshakes, control frames sent.
+/// Every count the server keeps, in one place: connections and the control frames they sent (counted by the
+/// connections), and requests (counted by the journal as it appends, drops and clears records). `GET /v1/stats`
+/// (`stats(of:)`) and `GET /metrics` (`prometheusText(journal:)`) both read these, and nothing else counts.
 ///
-/// Kept by the connections; read by both reports of the journal's neighbourhood: `stats()` (`/v1/stats`, counts
-/// since the last clear) and `RequestMetrics` (`/metrics`, Prometheus counters since start).
+/// Two locks, so that a connection event never waits for a journal append: one for the connections' counts, and
+/// one for the request counts, which the journal takes under its own lock, once per appended batch.
 public final class ServerMetrics: Sendable {
-    private struct Counts {
-        var openConnections = 0
-        var totalConnections = 0
+    /// The connections' counts, read together.
+    struct ConnectionCounts {
+        /// Connections open now.
+        var open = 0
+        /// Connections accepted since start.
+        var total = 0
+        /// TLS handshakes that failed since start.
         var failedHandshakes = 0
+        /// Control frames the APNs connections sent since start, by type.
         var controlFrames = HTTP2ControlFrameCounts()
     }
 
-    private let counts = NIOLockedValueBox(Counts())
+    private let connections = NIOLockedValueBox(ConnectionCounts())
+    private let requests: NIOLockedValueBox<RequestCounts>
 
-    /// All counters at zero.
-    public init() {}
+    /// All counters at zero; a request's latency that its record does not end is read on `clock` (the server's).
+    public init(clock: any APNsClock = SystemClock()) {
+        requests = NIOLockedValueBox(RequestCounts(clock: clock))
+    }
 
+    /// Counts a connection accepted (and open).
     func connectionOpened() {
-        counts.withLockedValue {
-            $0.openConnections += 1
-            $0.totalConnections += 1
+        connections.withLockedValue {
+            $0.open += 1
+            $0.total += 1
         }
     }
 
+    /// Counts a connection closed.
     func connectionClosed() {
-        counts.withLockedValue { $0.openConnections -= 1 }
+        connections.withLockedValue { $0.open -= 1 }
     }
 
+    /// Counts a TLS handshake that failed.
     func handshakeFailed() {
-        counts.withLockedValue { $0.failedHandshakes += 1 }
+        connections.withLockedValue { $0.failedHandshakes += 1 }
     }
 
+    /// Adds control frames a connection sent.
     func controlFramesSent(_ sent: HTTP2ControlFrameCounts) {
-        counts.withLockedValue { $0.controlFrames.add(sent) }
+        connections.withLockedValue { $0.controlFrames.add(sent) }
     }
 
+    /// The connections' counts now, read together.
+    var connectionCounts: ConnectionCounts { connections.withLockedValue { $0 } }
     /// Control frames the APNs connections sent since start, by type (all connections together).
-    public var controlFramesSent: HTTP2ControlFrameCounts { counts.withLockedValue { $0.controlFrames } }
+    public var controlFramesSent: HTTP2ControlFrameCounts { connections.withLockedValue { $0.controlFrames } }
     /// Connections open now.
-    public var openConnections: Int { counts.withLockedValue { $0.openConnections } }
+    public var openConnections: Int { connections.withLockedValue { $0.open } }
     /// Connections accepted since start.
-    public var totalConnections: Int { counts.withLockedValue { $0.totalConnections } }
+    public var totalConnections: Int { connections.withLockedValue { $0.total } }
     /// TLS handshakes that failed since start.
-    public var failedHandshakes: Int { counts.withLockedValue { $0.failedHandshakes } }
+    public var failedHandshakes: Int { connections.withLockedValue { $0.failedHandshakes } }
+
+    /// Requests recorded since start (clearing the journal does not reset it).
+    var recordedRequests: UInt64 { requests.withLockedValue { $0.total } }
+    /// Records the journal dropped for its capacity or byte budget since it was last cleared.
+    var droppedRecords: UInt64 { requests.withLockedValue { $0.dropped } }
+
+    /// Runs `body` on the request counts under their lock. The journal calls it under its own lock, so that the
+    /// counts change with the records and a reader holding the journal's lock sees them agree.
+    func countingRequests<T>(_ body: (inout RequestCounts) -> T) -> T {
+        requests.withLockedValue { body(&$0) }
+    }
+
+    /// What `GET /v1/stats` answers: the requests since `journal` (which counts into these metrics) was last
+    /// cleared, its records and totals read under its lock with the counts, and the connections now.
+    func stats(of journal: Journal) -> MockAPNsStats {
+        var stats = journal.withRequestCounts { kept, counts in counts.stats(recordsKept: kept) }
+        let connections = connectionCounts
+        stats.openConnections = connections.open
+        stats.totalConnections = connections.total
+        stats.controlFramesSent = connections.controlFrames
+        return stats
+    }
 }

@@ -18,8 +18,8 @@ public final class MockAPNsServer: Sendable {
     public let engine: MockAPNsEngine
     /// The scenario the server started with.
     public let scenario: Scenario
-    /// Connection counters.
-    public let metrics: ServerMetrics
+    /// Every count the server keeps: connections, control frames, and the requests its journal counts.
+    public var metrics: ServerMetrics { engine.journal.metrics }
     /// The TLS port actually bound.
     public let port: Int
     /// The cleartext HTTP/2 port actually bound, if one was asked for.
@@ -48,19 +48,17 @@ public final class MockAPNsServer: Sendable {
     public static let shutdownGracePeriod = Duration.seconds(5)
 
     private init(
-        engine: MockAPNsEngine, scenario: Scenario, metrics: ServerMetrics, port: Int, cleartextPort: Int?,
-        host: String, caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
+        engine: MockAPNsEngine, scenario: Scenario, port: Int, cleartextPort: Int?, host: String, caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
         connections: ConnectionRegistry, logger: Logger
     ) {
         self.engine = engine
         self.scenario = scenario
-        self.metrics = metrics
         self.port = port
         self.cleartextPort = cleartextPort
         self.host = host
         self.caPEM = caPEM
         self.startedAt = engine.clock.now()
-        self.control = InProcessControl(engine: engine, scenario: scenario, metrics: metrics, startedAt: startedAt)
+        self.control = InProcessControl(engine: engine, scenario: scenario, startedAt: startedAt)
         self.group = group
         self.ownsGroup = ownsGroup
         self.listeners = listeners
@@ -104,14 +102,15 @@ public final class MockAPNsServer: Sendable {
             caPEM = TestCredentials.caPEM
         }
 
+        let metrics = ServerMetrics(clock: clock)
         let journal = try Journal(
-            capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile)
+            capacity: scenario.journalCapacity, maxBytes: scenario.journalMaxBytes, filePath: journalFile,
+            metrics: metrics)
         let engine = MockAPNsEngine(
             world: scenario.world, rules: scenario.rules, journal: journal, clock: clock,
             tokenUploadTransport: tokenUploadTransport)
         engine.tokenUploads.useLogger(logger)
         engine.apply(scenario)
-        let metrics = ServerMetrics()
         let connections = ConnectionRegistry()
         let connectionLog = RateLimitedLog()
         // The file a client that fails the handshake is told to trust: the CA file clients are shown, if any.
@@ -141,7 +140,7 @@ public final class MockAPNsServer: Sendable {
             throw ListenFailure(role: role, host: listen.host, port: port, error: error)
         }
         return MockAPNsServer(
-            engine: engine, scenario: scenario, metrics: metrics, port: listeners[0].localAddress?.port ?? listen.port,
+            engine: engine, scenario: scenario, port: listeners[0].localAddress?.port ?? listen.port,
             cleartextPort: listeners.count > 1 ? listeners[1].localAddress?.port : nil, host: listen.host,
             caPEM: caPEM, group: group, ownsGroup: eventLoopGroup == nil, listeners: listeners,
             connections: connections, logger: logger)

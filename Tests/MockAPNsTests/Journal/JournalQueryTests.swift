@@ -32,12 +32,11 @@ struct JournalQueryTests {
     @Test("stats count incrementally, keep dropped records and start over after a clear")
     func incrementalStats() throws {
         let journal = try Journal(capacity: 2)
-        let counter = JournalStatsCounter()
         journal.append(Self.record())
-        #expect(counter.stats(journal: journal, metrics: ServerMetrics()).accepted == 1)
+        #expect(journal.metrics.stats(of: journal).accepted == 1)
         journal.append(Self.record(status: 410, reason: "Unregistered"))
         journal.append(Self.record(topic: "com.example.other"))
-        let stats = counter.stats(journal: journal, metrics: ServerMetrics())
+        let stats = journal.metrics.stats(of: journal)
         #expect(stats.records == 2)
         #expect(stats.dropped == 1)
         #expect(stats.accepted == 2)
@@ -45,7 +44,7 @@ struct JournalQueryTests {
         #expect(stats.byTopic == ["com.example.app": 2, "com.example.other": 1])
         journal.clear()
         journal.append(Self.record(status: 400, reason: "BadTopic"))
-        let cleared = counter.stats(journal: journal, metrics: ServerMetrics())
+        let cleared = journal.metrics.stats(of: journal)
         #expect(cleared.byStatus == ["400": 1])
         #expect(cleared.total == 4)
     }

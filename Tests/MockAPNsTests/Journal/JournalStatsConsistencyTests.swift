@@ -9,7 +9,6 @@ struct JournalStatsConsistencyTests {
     @Test("under concurrent appends every read has total = accepted + rejected = records + dropped")
     func totalsAgreeUnderLoad() throws {
         let journal = try Journal(capacity: 50)
-        let counter = JournalStatsCounter()
         let writers = 4
         let perWriter = 20_000
         let group = DispatchGroup()
@@ -24,7 +23,7 @@ struct JournalStatsConsistencyTests {
         var reads = 0
         var disagreements: [String] = []
         repeat {
-            let stats = counter.stats(journal: journal, metrics: ServerMetrics())
+            let stats = journal.metrics.stats(of: journal)
             reads += 1
             let counted = UInt64(stats.accepted + stats.rejected)
             if counted != stats.total || UInt64(stats.records) + stats.dropped != stats.total {
@@ -33,22 +32,21 @@ struct JournalStatsConsistencyTests {
             }
         } while group.wait(timeout: .now()) == .timedOut
         #expect(disagreements.isEmpty, "\(disagreements.prefix(3)) in \(disagreements.count) of \(reads) reads")
-        let final = counter.stats(journal: journal, metrics: ServerMetrics())
+        let final = journal.metrics.stats(of: journal)
         #expect(final.total == UInt64(writers * perWriter))
         #expect(final.accepted + final.rejected == writers * perWriter)
     }
 
-    @Test("more dropped runs than are kept before folding: every one counted, by status and reason")
+    @Test("more runs than are kept before folding: every record counted, the dropped too, by status and reason")
     func manyRunsFold() throws {
         let journal = try Journal(capacity: 1)
-        let counter = JournalStatsCounter()
-        let count = JournalDropTally.foldThreshold * 2 + 7
+        let count = ServerMetrics.RequestCounts.foldThreshold * 2 + 7
         for index in 0..<count {
             journal.append(
                 index.isMultiple(of: 2)
                     ? JournalQueryTests.record() : JournalQueryTests.record(status: 410, reason: "Unregistered"))
         }
-        let stats = counter.stats(journal: journal, metrics: ServerMetrics())
+        let stats = journal.metrics.stats(of: journal)
         #expect(stats.total == UInt64(count))
         #expect(stats.dropped == UInt64(count - 1))
         #expect(stats.byStatus == ["200": count / 2 + 1, "410": count / 2])
