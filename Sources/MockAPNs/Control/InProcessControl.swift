@@ -128,7 +128,7 @@ public final class InProcessControl: MockAPNsControl {
         engine.updateWorld { world in removed = world.devices.removeValue(forKey: token) != nil }
         guard removed else { throw Self.unknownDevice(token) }
         // A declared live-activity device's activity goes with it: its token is no longer an update token.
-        engine.activities.removeActivity(updatedBy: token)
+        engine.activities.removeActivity(updatedBy: DeviceToken(validated: token))
     }
 
     /// Adds scripted rules after the existing ones.

@@ -12,10 +12,11 @@ extension ActivityRegistry {
     ) -> LiveActivity {
         try change(id, .rotated, allowed: { $0.isRunning }, now: now, lifetimes: lifetimes) { activity, store in
             var token = Self.randomToken()
-            while store.tokens[token] != nil || token == activity.updateToken { token = Self.randomToken() }
-            store.tokens[activity.updateToken] = nil
+            let old = DeviceToken(validated: activity.updateToken)
+            while store.tokens[token] != nil || token == old { token = Self.randomToken() }
+            store.tokens[old] = nil
             store.tokens[token] = id
-            activity.updateToken = token
+            activity.updateToken = token.hex
         }
     }
 

@@ -18,7 +18,7 @@ extension ActivityRegistry {
                 LiveActivity(
                     id: "", attributesType: device.attributesType ?? "", attributes: .null, contentState: .null,
                     updateToken: device.token, pushToStartToken: nil, startedAt: now, timestamp: 0),
-                token: device.token)
+                token: DeviceToken(validated: device.token))
         }
     }
 }

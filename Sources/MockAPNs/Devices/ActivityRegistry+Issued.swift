@@ -5,10 +5,9 @@ extension ActivityRegistry {
         var pushToStartToken: String?
     }
 
-    /// `token`, lower-case hex as the validator holds it, as an update token this registry issued (a rotation's
-    /// new token included, an ended activity's too); `nil` when it is not one. One lock and two lookups; nothing is
-    /// allocated, unlike `isUpdateToken`, which lower-cases first.
-    func issuedToken(lowercased token: String) -> IssuedToken? {
+    /// `token` as an update token this registry issued (a rotation's new token included, an ended activity's too);
+    /// `nil` when it is not one. One lock and two lookups; nothing is allocated.
+    func issuedToken(_ token: DeviceToken) -> IssuedToken? {
         store.withLockedValue { store in
             guard let id = store.tokens[token] else { return nil }
             return IssuedToken(pushToStartToken: store.activities[id]?.pushToStartToken)

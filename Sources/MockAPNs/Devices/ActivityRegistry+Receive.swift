@@ -4,8 +4,8 @@ import Foundation
 public enum ActivityTarget: Sendable, Hashable {
     /// A push-to-start token, for the attributes type its device declares (`nil`: any declared type).
     case pushToStart(token: String, attributesType: String?)
-    /// An activity's update token (one this registry issued).
-    case update(token: String)
+    /// An activity's update token (one this registry issued), as the validator checked and lower-cased it.
+    case update(token: DeviceToken)
 }
 
 extension ActivityRegistry {

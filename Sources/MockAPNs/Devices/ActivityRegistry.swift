@@ -7,17 +7,22 @@ import NIOConcurrencyHelpers
 /// Kept out of `World` on purpose (structure.md §3.2b): every world update bumps the generation and makes every
 /// connection rebuild its validator, so minting a token per `start` through the world would throw those caches
 /// away on every start.
+///
+/// Update tokens are looked up as `DeviceToken`s, lower-cased once where they came in (the validator, for a push;
+/// the control API, for a route), so that a lookup neither lower-cases nor allocates. The methods that take a
+/// `String` are for Swift callers holding a token as text: they take any case of hex digits, and a text that is
+/// no token is no update token.
 public final class ActivityRegistry: Sendable {
     /// Kept together under one lock; the extensions that change activities (`+Changes`) take it too.
     struct Store {
         var activities: [String: LiveActivity] = [:]
         /// Update token → activity id.
-        var tokens: [String: String] = [:]
+        var tokens: [DeviceToken: String] = [:]
         /// Activity ids in start order (ties in relevance go to the first started).
         var order: [String] = []
 
-        /// Removes the activity `token` (lower-case) updates, with every token that points at it.
-        mutating func removeActivity(updatedBy token: String) {
+        /// Removes the activity `token` updates, with every token that points at it.
+        mutating func removeActivity(updatedBy token: DeviceToken) {
             guard let id = tokens[token] else { return }
             activities[id] = nil
             tokens = tokens.filter { $0.value != id }
@@ -51,8 +56,8 @@ public final class ActivityRegistry: Sendable {
     /// Starts `activity` under `token`, a token the phone had already issued (a scenario's `live-activity` device),
     /// with a new id; returns it as stored. A token already in the registry moves to the new activity.
     @discardableResult
-    public func start(_ activity: LiveActivity, token: String) -> LiveActivity {
-        switch start(activity, token: token.lowercased(), budget: nil, window: 0) {
+    public func start(_ activity: LiveActivity, token: DeviceToken) -> LiveActivity {
+        switch start(activity, token: token, budget: nil, window: 0) {
         case .started(let started): started
         case .overBudget: activity  // no budget, never over it
         }
@@ -65,10 +70,10 @@ public final class ActivityRegistry: Sendable {
         case overBudget(count: Int)
     }
 
-    /// Starts `activity` as `start(_:)` does (under `token` when given, lower-case hex), unless `budget` activities
-    /// already started from its push-to-start token within `window` before its start; checked and started under
-    /// one lock, so no start slips past.
-    func start(_ activity: LiveActivity, token given: String? = nil, budget: Int?, window: TimeInterval)
+    /// Starts `activity` as `start(_:)` does (under `token` when given), unless `budget` activities already started
+    /// from its push-to-start token within `window` before its start; checked and started under one lock, so no
+    /// start slips past.
+    func start(_ activity: LiveActivity, token given: DeviceToken? = nil, budget: Int?, window: TimeInterval)
         -> StartResult
     {
         let result = store.withLockedValue { store -> StartResult in
@@ -85,7 +90,7 @@ public final class ActivityRegistry: Sendable {
             while given == nil, store.tokens[token] != nil { token = Self.randomToken() }
             // A declared device given again (POST /v1/devices) replaces the activity behind its token.
             if given != nil { store.removeActivity(updatedBy: token) }
-            started.updateToken = token
+            started.updateToken = token.hex
             store.activities[started.id] = started
             store.tokens[token] = started.id
             store.order.append(started.id)
@@ -95,16 +100,14 @@ public final class ActivityRegistry: Sendable {
         return result
     }
 
-    /// Whether `token` is an update token this registry issued (any case of hex digits).
-    public func isUpdateToken(_ token: String) -> Bool {
-        let key = token.lowercased()
-        return store.withLockedValue { $0.tokens[key] != nil }
+    /// Whether `token` is an update token this registry issued.
+    public func isUpdateToken(_ token: DeviceToken) -> Bool {
+        store.withLockedValue { $0.tokens[token] != nil }
     }
 
     /// The activity `token` updates, if this registry issued it.
-    public func activity(forToken token: String) -> LiveActivity? {
-        let key = token.lowercased()
-        return store.withLockedValue { store in store.tokens[key].flatMap { store.activities[$0] } }
+    public func activity(forToken token: DeviceToken) -> LiveActivity? {
+        store.withLockedValue { store in store.tokens[token].flatMap { store.activities[$0] } }
     }
 
     /// The activity with `id`.
@@ -120,11 +123,10 @@ public final class ActivityRegistry: Sendable {
     /// Runs `body` on the activity `token` updates, under the lock, and stores what it leaves; `nil` (and `body`
     /// not run) when the token is not one this registry issued.
     public func withActivity<Result>(
-        forToken token: String, _ body: (inout LiveActivity) -> Result
+        forToken token: DeviceToken, _ body: (inout LiveActivity) -> Result
     ) -> Result? {
-        let key = token.lowercased()
-        return store.withLockedValue { store in
-            guard let id = store.tokens[key], store.activities[id] != nil else { return nil }
+        store.withLockedValue { store in
+            guard let id = store.tokens[token], store.activities[id] != nil else { return nil }
             // In place: a copy taken out of the dictionary would copy the history on every push.
             return body(&store.activities[id]!)
         }
@@ -146,8 +148,8 @@ public final class ActivityRegistry: Sendable {
 
     /// Forgets the activity `token` updates, and the token (`DELETE /v1/devices/{token}` of a declared
     /// `live-activity` device); nothing when `token` is not an update token.
-    public func removeActivity(updatedBy token: String) {
-        store.withLockedValue { $0.removeActivity(updatedBy: token.lowercased()) }
+    public func removeActivity(updatedBy token: DeviceToken) {
+        store.withLockedValue { $0.removeActivity(updatedBy: token) }
     }
 
     /// Forgets every activity and token (`/v1/reset`, a scenario load).
@@ -156,7 +158,7 @@ public final class ActivityRegistry: Sendable {
     }
 
     /// 160 random lowercase hex digits.
-    static func randomToken() -> String {
+    static func randomToken() -> DeviceToken {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var bytes = [UInt8]()
@@ -168,6 +170,6 @@ public final class ActivityRegistry: Sendable {
                 word >>= 4
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return DeviceToken(validated: String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -45,11 +45,11 @@ extension MockAPNsEngine {
             case .pushToStart: target = .pushToStart(token: token, attributesType: device.attributesType)
             // A declared live-activity token has an activity behind it only with `attributesType` (the load started
             // it); without one the phone has nothing to decode with.
-            case .liveActivity where device.attributesType != nil: target = .update(token: token)
+            case .liveActivity where device.attributesType != nil: target = .update(token: deviceToken)
             default: return nil
             }
-        } else if activities.isUpdateToken(token) {
-            target = .update(token: token)
+        } else if activities.isUpdateToken(deviceToken) {
+            target = .update(token: deviceToken)
         } else {
             return nil
         }

@@ -78,7 +78,7 @@ extension APNsValidator {
     private func checkUndeclaredToken(_ context: Context) throws(Rejection) {
         let issued =
             context.token.utf8.count == ActivityRegistry.tokenLength
-            ? issuedTokens?.issuedToken(lowercased: context.token) : nil
+            ? issuedTokens?.issuedToken(DeviceToken(validated: context.token)) : nil
         guard let issued else {
             if world.devicePolicy == .strict {
                 throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")

@@ -10,7 +10,7 @@ extension APNsValidator {
     /// activity behind it; the registry's lock is taken only when the setting is on.
     func checkEndedActivityToken(_ context: Context) throws(Rejection) {
         guard let endedTokens, context.pushType == .liveactivity, let registry = issuedTokens,
-            let activity = registry.activity(forToken: context.token)
+            let activity = registry.activity(forToken: DeviceToken(validated: context.token))
         else { return }
         let end = activity.endDate(endedTokens.lifetimes)
         let since = end.addingTimeInterval(endedTokens.delay)

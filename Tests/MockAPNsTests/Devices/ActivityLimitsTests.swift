@@ -44,7 +44,7 @@ struct ActivityLimitsTests {
                 ]))
             ])
             last = registry.receiveLocated(
-                update, for: .update(token: token), priority: 5, sequence: nil, now: Self.now,
+                update, for: .update(token: DeviceToken(validated: token)), priority: 5, sequence: nil, now: Self.now,
                 types: ActivityReceiveTests.types, settings: LiveActivitySettings())?.entry
         }
         let entry = try #require(last)

@@ -46,8 +46,8 @@ struct ActivityReceiveTests {
         var aps: [(String, JSONValue)] = [("event", .string(event)), ("timestamp", .number(String(timestamp)))]
         if let state { aps.append(("content-state", state)) }
         return registry.receive(
-            payload(aps + extra), for: .update(token: token), priority: priority, sequence: 2, now: now,
-            types: Self.types, settings: settings)
+            payload(aps + extra), for: .update(token: DeviceToken(validated: token)), priority: priority, sequence: 2,
+            now: now, types: Self.types, settings: settings)
     }
 
     /// A started taxi activity's update token.
@@ -208,8 +208,8 @@ struct ActivityReceiveTests {
     func malformed() throws {
         let token = try started()
         let noEvent = registry.receive(
-            payload([("timestamp", 1)]), for: .update(token: token), priority: 10, sequence: nil, now: Self.now,
-            types: Self.types)
+            payload([("timestamp", 1)]), for: .update(token: DeviceToken(validated: token)), priority: 10,
+            sequence: nil, now: Self.now, types: Self.types)
         #expect(noEvent?.reason == "aps.event is missing, not start, update or end")
         #expect(start(startAPS { $0.remove(at: 1) })?.reason == "aps.timestamp is missing")
         #expect(send(String(repeating: "a", count: 160), "update", timestamp: Self.t) == nil)

@@ -36,7 +36,7 @@ struct ActivityRegistryChangesTests {
         let outcome = registry.receive(
             ["aps": ["event": "update", "timestamp": .number(String(Int(at(120).timeIntervalSince1970))),
                 "content-state": ["status": "2"]]],
-            for: .update(token: started.updateToken), priority: 10, sequence: 7, now: at(120),
+            for: .update(token: DeviceToken(validated: started.updateToken)), priority: 10, sequence: 7, now: at(120),
             types: ActivityReceiveTests.types)
         #expect(outcome?.summary == "ignored: dismissed by the person")
 
@@ -71,7 +71,7 @@ struct ActivityRegistryChangesTests {
         let started = registry.start(LiveActivityStateTests.taxi())
         _ = registry.receive(
             ["aps": ["event": "update", "timestamp": 1, "content-state": ["status": "2"]]],
-            for: .update(token: started.updateToken), priority: 10, sequence: nil, now: at(1),
+            for: .update(token: DeviceToken(validated: started.updateToken)), priority: 10, sequence: nil, now: at(1),
             types: ActivityReceiveTests.types)
         _ = try registry.rotateToken(id: started.id, now: at(2))
         _ = try registry.dismiss(id: started.id, now: at(3))

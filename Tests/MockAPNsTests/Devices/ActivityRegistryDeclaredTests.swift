@@ -9,9 +9,9 @@ struct ActivityRegistryDeclaredTests {
     static let token = String(repeating: "AB", count: 80)
 
     @Test("start(_:token:) keeps the given token, lower-cased, and gives a new id")
-    func givenToken() {
+    func givenToken() throws {
         let registry = ActivityRegistry()
-        let started = registry.start(LiveActivityStateTests.taxi(), token: Self.token)
+        let started = registry.start(LiveActivityStateTests.taxi(), token: try #require(DeviceToken(Self.token)))
         #expect(started.updateToken == Self.token.lowercased())
         #expect(!started.id.isEmpty)
         #expect(registry.activity(forToken: Self.token)?.id == started.id)
