@@ -97,6 +97,13 @@ final class ChildProcess: @unchecked Sendable {
         started.waitUntilEnded()
     }
 
+    /// Blocks until it has ended or `timeout` has passed (`SpawnedChild.waitUntilEnded(timeout:)`); whether it
+    /// ended.
+    func waitUntilExit(timeout: Duration) -> Bool {
+        guard let started else { preconditionFailure("the process has not started") }
+        return started.waitUntilEnded(timeout: timeout) != nil
+    }
+
     /// Its exit status, or the signal that ended it (see `terminationReason`); only once it has ended.
     var terminationStatus: Int32 {
         switch endedTermination {

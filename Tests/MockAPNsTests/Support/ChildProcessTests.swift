@@ -99,6 +99,19 @@ struct ChildProcessTests {
         stubborn.stop(grace: .seconds(5))  // once ended: returns at once
     }
 
+    @Test("Subprocess.run stops a program past its timeout, SIGKILL for one that ignores SIGTERM, keeping its output")
+    func subprocessTimeout() throws {
+        let started = ContinuousClock.now
+        let result = try Subprocess.run(
+            "/bin/sh", ["-c", "trap '' TERM; echo before; echo oops >&2; exec sleep 30"], timeout: 0.5)
+        let waited = ContinuousClock.now - started
+        #expect(result.status == SIGKILL, "\(result)")
+        #expect(result.output == "before\n" && result.errors == "oops\n", "\(result)")
+        #expect(waited >= .milliseconds(500) + Subprocess.stopGrace && waited < .seconds(20), "\(waited)")
+        let quick = try Subprocess.run("/bin/sh", ["-c", "echo done; exit 4"], timeout: 30)
+        #expect(quick.status == 4 && quick.output == "done\n", "\(quick)")
+    }
+
     @Test("Spawn.executable finds a program as a shell does: a path as is, else the first PATH folder that has it")
     func pathLookup() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("path-\(UUID().uuidString)")

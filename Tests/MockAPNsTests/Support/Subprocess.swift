@@ -4,7 +4,7 @@ import Foundation
 enum Subprocess {
     /// Runs `executable` with `arguments` (in `directory` if given), standard input empty; returns its exit status,
     /// standard output and standard error. `environment` replaces the inherited one when given; after `timeout`
-    /// seconds, if given, the program is terminated.
+    /// seconds, if given, the program is stopped as `Spawn` stops one: SIGTERM, then SIGKILL after a grace.
     static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         timeout: TimeInterval? = nil
@@ -20,15 +20,19 @@ enum Subprocess {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
-        defer { killer.cancel() }
-        // Read standard error on another thread: a program that fills one pipe while we block on the other hangs.
-        let errors = ErrorCollector(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readToEndOfFile()
+        // Both pipes are read on threads of their own: a program that fills one while nothing reads it hangs, and
+        // this thread waits for the program meanwhile.
+        let output = PipeCollector(out.fileHandleForReading)
+        let errors = PipeCollector(err.fileHandleForReading)
+        if let timeout, !process.waitUntilExit(timeout: .seconds(timeout)) {
+            process.stop(grace: stopGrace)
+        }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text())
+        return (process.terminationStatus, output.text(), errors.text())
     }
+
+    /// How long a program that overran its timeout has between SIGTERM and SIGKILL.
+    static let stopGrace = Duration.seconds(2)
 
     /// `run` on a thread of its own, awaited: a program that runs for long does not hold one of the few threads
     /// the test suites' async work shares.
@@ -38,7 +42,8 @@ enum Subprocess {
         try await offPool { try run(executable, arguments, timeout: timeout) }
     }
 
-    private final class ErrorCollector: @unchecked Sendable {
+    /// Reads a pipe to its end on a thread of its own.
+    private final class PipeCollector: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var data = Data()
 
