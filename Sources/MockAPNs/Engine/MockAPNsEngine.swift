@@ -4,8 +4,9 @@ import NIOConcurrencyHelpers
 /// The state every connection shares: the world, the scripted rules, the journal and the clock; and the
 /// decision pipeline for one request (scripted rule, else validator; then the record and the answer).
 public final class MockAPNsEngine: Sendable {
-    /// What a connection must do with a decided request.
-    enum Action {
+    /// What the client gets back for a decided request: an answer or a fault. ("Action" is a scripted rule's,
+    /// `RuleAction`.)
+    enum Reply {
         /// Answer with `response`, after `delay` when given. `record` is not yet in the journal.
         case answer(APNsResponse, record: JournalRecord, delay: Duration?)
         /// Inject a transport fault, after `delay`. For `.goaway` `response` is the answer of the stream itself.
@@ -58,7 +59,7 @@ public final class MockAPNsEngine: Sendable {
     /// The request is taken, not lent: its shared content moves into the journal record, built last.
     /// `connection` is the state of the connection it came on (its validator, provider tokens, ids); its last
     /// record's verdict is shared by this record when it says the same.
-    func decide(_ request: consuming APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Action {
+    func decide(_ request: consuming APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Reply {
         let apnsID: APNsResponse.ID =
             request.fields.apnsID.map { .text($0) } ?? .generated(connection.ids.uuid(), uppercase: true)
 

@@ -75,7 +75,7 @@ struct APNsConnection {
     /// its journal record. Call `refreshWorld(from:)` first, once per batch.
     mutating func decide(
         _ request: consuming APNsRequest, receivedAt: Date, engine: MockAPNsEngine
-    ) -> MockAPNsEngine.Action {
+    ) -> MockAPNsEngine.Reply {
         engine.decide(request, receivedAt: receivedAt, connection: &self)
     }
 

@@ -8,10 +8,10 @@ extension APNsConnectionHandler {
         /// The stream the request came on.
         var streamID: Int32
         /// What to send on it.
-        var action: Action
+        var reply: Reply
 
-        /// What to send on a decided stream.
-        enum Action {
+        /// What to send on a decided stream: the engine's `Reply`, or what the stream's fate since made of it.
+        enum Reply {
             /// The answer, submitted to HTTP/2.
             case answer(APNsResponse)
             /// A scripted transport fault; for `.goaway`, `response` is the answer of the stream itself.
@@ -59,10 +59,10 @@ extension APNsConnectionHandler {
                 continue
             }
             highestDecidedStreamID = max(highestDecidedStreamID, streamID)
-            let action = connection.decide(request, receivedAt: receivedAt, engine: engine)
-            switch consume action {
+            let reply = connection.decide(request, receivedAt: receivedAt, engine: engine)
+            switch consume reply {
             case .answer(let response, let record, let delay):
-                let step = DeliveryStep(streamID: streamID, action: .answer(response))
+                let step = DeliveryStep(streamID: streamID, reply: .answer(response))
                 if let delay {
                     deliver(record, step, after: delay, context: context)
                 } else {
@@ -70,7 +70,7 @@ extension APNsConnectionHandler {
                     steps.append(step)
                 }
             case .fault(let fault, let record, let response, let delay):
-                let step = DeliveryStep(streamID: streamID, action: .fault(fault, response: response))
+                let step = DeliveryStep(streamID: streamID, reply: .fault(fault, response: response))
                 if let delay {
                     deliver(&records, &steps, context: context)  // what was decided before the fault goes first
                     deliver(record, step, after: delay, context: context)
@@ -99,14 +99,14 @@ extension APNsConnectionHandler {
         var refused = false
         for index in steps.indices {
             let streamID = steps[index].streamID
-            switch steps[index].action {
+            switch steps[index].reply {
             case .fault:
                 // Stamped when it carries an answer (a GOAWAY's own stream), whether or not it can still be sent.
                 guard records[index].response != nil else { continue }
             case .answer:
                 // Above a GOAWAY sent since it was decided: the client was told it was never processed.
                 if let session, streamID > session.goawayLastStreamID {
-                    steps[index].action = .refuse
+                    steps[index].reply = .refuse
                     refused = true
                     continue
                 }
@@ -120,7 +120,7 @@ extension APNsConnectionHandler {
                         ended
                         ? "connection ended by an HTTP/2 protocol error before the answer"
                         : "stream closed by the client before the answer"
-                    steps[index].action = .unanswered
+                    steps[index].reply = .unanswered
                     continue
                 }
             case .refuse, .unanswered:
@@ -134,7 +134,7 @@ extension APNsConnectionHandler {
         // Live Activity pushes only: their history entries get the sequence numbers just given (one more lock).
         if !numbered.isEmpty { engine.activities.number(numbered) }
         for step in steps {
-            switch step.action {
+            switch step.reply {
             case .answer(let response):
                 // A stream-limit change goes out before the answer that caused it, while the stream is still open.
                 updateStanding(after: response)
@@ -172,7 +172,7 @@ extension APNsConnectionHandler {
     private static func dropRefused(_ records: inout [JournalRecord], _ steps: [DeliveryStep]) {
         var kept: [JournalRecord] = []
         for (record, step) in zip(records, steps) {
-            if case .refuse = step.action { continue }
+            if case .refuse = step.reply { continue }
             kept.append(record)
         }
         records = kept
@@ -214,8 +214,8 @@ extension APNsConnectionHandler {
 
     /// Sends what `streamLimit` decided; when nghttp2 cannot submit it the client still has `before`, and the
     /// announcer (the one record of the client's value) is told so.
-    private func announce(_ action: StreamLimitAnnouncer.Action, before: UInt32) {
-        guard case .announce(let value) = action, session?.announceMaxConcurrentStreams(value) != true else { return }
+    private func announce(_ announcement: StreamLimitAnnouncer.Announcement, before: UInt32) {
+        guard case .announce(let value) = announcement, session?.announceMaxConcurrentStreams(value) != true else { return }
         streamLimit.notAnnounced(clientHas: before)
     }
 }

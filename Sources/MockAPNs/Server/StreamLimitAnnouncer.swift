@@ -12,8 +12,8 @@
 ///
 /// A state machine without I/O: each method takes the time (monotonic nanoseconds) and returns what to do.
 struct StreamLimitAnnouncer {
-    /// What the connection should do.
-    enum Action: Equatable {
+    /// What the connection should announce.
+    enum Announcement: Equatable {
         /// Nothing now (the value is the client's already, or a change is already held).
         case none
         /// Send SETTINGS_MAX_CONCURRENT_STREAMS = value now.
@@ -38,7 +38,7 @@ struct StreamLimitAnnouncer {
     }
 
     /// The standing now asks for `value`; `interval` is the least time between two announcements, in nanoseconds.
-    mutating func want(_ value: UInt32, now: UInt64, interval: UInt64) -> Action {
+    mutating func want(_ value: UInt32, now: UInt64, interval: UInt64) -> Announcement {
         desired = value
         if let due = heldUntil {
             guard now >= due else { return .none }
@@ -57,7 +57,7 @@ struct StreamLimitAnnouncer {
 
     /// An answer is going out: a held change is announced once its interval has ended, if it still differs from the
     /// client's value.
-    mutating func release(now: UInt64) -> Action {
+    mutating func release(now: UInt64) -> Announcement {
         guard let due = heldUntil, now >= due else { return .none }
         heldUntil = nil
         guard desired != announced else { return .none }
@@ -70,7 +70,7 @@ struct StreamLimitAnnouncer {
         lastAnnouncement = nil
     }
 
-    private mutating func announce(now: UInt64) -> Action {
+    private mutating func announce(now: UInt64) -> Announcement {
         announced = desired
         lastAnnouncement = now
         return .announce(desired)
