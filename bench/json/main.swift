@@ -51,8 +51,8 @@ func loop(_ inputs: [[UInt8]], _ iterations: Int, _ check: ([UInt8]) -> Bool) ->
     return accepted
 }
 
-@inline(never) func payloadCheck(_ inputs: [[UInt8]], _ n: Int) -> Int {
-    loop(inputs, n) { PayloadCheck.problem($0) == nil }
+@inline(never) func payloadScan(_ inputs: [[UInt8]], _ n: Int) -> Int {
+    loop(inputs, n) { PayloadScan.problem($0) == nil }
 }
 @inline(never) func validate(_ inputs: [[UInt8]], _ n: Int) -> Int {
     loop(inputs, n) { (try? JSONParser.validate($0)) == true }
@@ -62,7 +62,7 @@ func loop(_ inputs: [[UInt8]], _ iterations: Int, _ check: ([UInt8]) -> Bool) ->
 }
 
 var cases = [
-    Case(name: "PayloadCheck.problem", run: payloadCheck),
+    Case(name: "PayloadScan.problem", run: payloadScan),
     Case(name: "JSONParser.validate", run: validate),
     Case(name: "JSONParser.parse", run: parse),
 ]

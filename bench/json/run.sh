@@ -14,6 +14,6 @@ if [[ -n ${AB_SOURCES:-} ]]; then
     ab=(-D AB "${ab[@]}")
 fi
 (cd "$work" && swiftc -O -wmo -module-name JSONBench -o "$work/json-bench" \
-    "$root"/Sources/MockAPNs/JSON/*.swift "$root"/Sources/MockAPNs/Validation/Payload{Check,Display,Shape,ShapeSink}.swift \
+    "$root"/Sources/MockAPNs/JSON/*.swift "$root"/Sources/MockAPNs/Validation/Payload{Scan,Display,Shape,ShapeSink}.swift \
     "$root/bench/json/main.swift" "${ab[@]}")
 "$work/json-bench" "$@"

@@ -14,7 +14,7 @@ extension FuzzTarget {
         } catch {
             validated = .failure(error)
         }
-        let problem = PayloadCheck.problem(input)
+        let problem = PayloadScan.problem(input)
         let text = String(decoding: input.prefix(200), as: UTF8.self).debugDescription
 
         switch (parsed, validated) {
@@ -24,7 +24,7 @@ extension FuzzTarget {
                 throw FuzzFinding("parse and validate disagree on whether \(text) is an object")
             }
             guard (problem == nil) == isObject else {
-                throw FuzzFinding("PayloadCheck says \(problem ?? "nil") for \(text), an object: \(isObject)")
+                throw FuzzFinding("PayloadScan says \(problem ?? "nil") for \(text), an object: \(isObject)")
             }
             try checkRoundTrip(value, text: text)
         case (.failure(let parseError), .failure(let validateError)):
@@ -32,7 +32,7 @@ extension FuzzTarget {
                 throw FuzzFinding("parse (\(parseError)) and validate (\(validateError)) refuse \(text) differently")
             }
             guard problem == "is not JSON: \(parseError)" else {
-                throw FuzzFinding("PayloadCheck says \(problem ?? "nil") for \(text), the parser: \(parseError)")
+                throw FuzzFinding("PayloadScan says \(problem ?? "nil") for \(text), the parser: \(parseError)")
             }
         default:
             throw FuzzFinding("parse (\(parsed)) and validate (\(validated)) disagree on \(text)")

@@ -7,7 +7,7 @@
 @_spi(Fuzzing) public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Provider tokens: `ProviderToken.parse`, ES256 verification (raw and DER), DER ↔ raw conversion, PEM keys.
     case jwt
-    /// Payloads: `JSONParser.parse`/`validate`, `PayloadCheck`, and that they all agree.
+    /// Payloads: `JSONParser.parse`/`validate`, `PayloadScan`, and that they all agree.
     case json
     /// Scenario files: `ScenarioLoader.parse` on arbitrary YAML text.
     case scenario
@@ -18,7 +18,7 @@
     public var summary: String {
         switch self {
         case .jwt: "provider-token parsing, ES256 verification (raw/DER), DER<->raw, PEM keys"
-        case .json: "JSONParser (parse and validate) and PayloadCheck, and that they agree"
+        case .json: "JSONParser (parse and validate) and PayloadScan, and that they agree"
         case .scenario: "ScenarioLoader on arbitrary YAML text"
         case .request: "HTTP2Session request assembly from frames, then APNsValidator"
         }

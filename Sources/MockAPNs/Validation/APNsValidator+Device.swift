@@ -33,14 +33,14 @@ extension APNsValidator {
             throw Rejection(
                 .payloadTooLarge, rule: "payload.size", "the payload is \(body.count) bytes; the limit is \(limit)")
         }
-        let check = context.memo.payloadCheck(body)
-        if let problem = check.problem {
+        let scan = context.memo.payloadScan(body)
+        if let problem = scan.problem {
             if let reason = world.fidelity.invalidJSONPayload {
                 throw Rejection(reason, rule: "payload.json", "the payload \(problem)")
             }
             context.notes.append("the payload \(problem)")
         }
-        context.payloadDisplay = check.display
+        context.payloadDisplay = scan.display
     }
 
     /// Token state (§9): environment, app, kind, unregistered, expired.

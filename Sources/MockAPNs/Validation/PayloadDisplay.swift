@@ -1,5 +1,5 @@
 /// What the phone would show for an alert push's payload, as far as the payload alone tells: something, or nothing
-/// and why. Found by the scan that checks the payload is JSON (`PayloadCheck`), so it costs no second parse.
+/// and why. Found by the scan that checks the payload is JSON (`PayloadScan`), so it costs no second parse.
 ///
 /// "Alert text is a title, subtitle or body, or their localized forms (`title-loc-key`, `subtitle-loc-key`,
 /// `loc-key`); a string `alert` is a body"; with no alert text, sound or badge there is nothing to show

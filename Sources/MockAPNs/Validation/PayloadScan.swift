@@ -1,6 +1,6 @@
 /// Whether a payload is a JSON object, and what the phone would show for it, in one scan that builds no values (it
 /// runs for every new payload).
-enum PayloadCheck {
+enum PayloadScan {
     /// What one scan found.
     struct Result: Sendable, Hashable {
         /// `nil` for a JSON object, else what is wrong (e.g. "is not JSON: unexpected character at byte 3").
@@ -10,7 +10,7 @@ enum PayloadCheck {
     }
 
     /// Scans `body` once: `JSONParser.validate`'s checks and errors, and the payload's `PayloadDisplay`.
-    static func check(_ body: [UInt8]) -> Result {
+    static func scan(_ body: [UInt8]) -> Result {
         do {
             // Over a borrowed buffer, as `JSONParser.validate` (README.md, "Hot-path rules").
             let shape = try body.withUnsafeBufferPointer { buffer throws(JSONParser.Error) in
@@ -28,6 +28,6 @@ enum PayloadCheck {
 
     /// `nil` for a JSON object, else what is wrong (e.g. "is not JSON: unexpected character at byte 3").
     static func problem(_ body: [UInt8]) -> String? {
-        check(body).problem
+        scan(body).problem
     }
 }

@@ -1,4 +1,4 @@
-/// The payload scan (`PayloadCheck`): the JSON grammar's checks, as `JSONValidator` makes them, plus a `PayloadShape`
+/// The payload scan (`PayloadScan`): the JSON grammar's checks, as `JSONValidator` makes them, plus a `PayloadShape`
 /// per value, so that one pass over a new payload says both whether it is a JSON object and what the phone would
 /// show. Names are classified as they are read (`Key`), against the few that matter; nothing is allocated.
 enum PayloadShapeSink: JSONSink {

@@ -13,7 +13,7 @@ final class ValidationMemo {
     /// The push type whose suffix a topic carries.
     private var suffixed: (topic: String, type: APNsPushType?)?
     /// What is wrong with a payload, if anything, and what the phone would show for it.
-    private var payload: (body: [UInt8], result: PayloadCheck.Result)?
+    private var payload: (body: [UInt8], result: PayloadScan.Result)?
     /// What a device token is made of.
     private var token: (token: String, digits: DeviceToken.Digits)?
     /// Whether a payload is a Live Activity start without `aps.alert`.
@@ -35,10 +35,10 @@ final class ValidationMemo {
         return type
     }
 
-    /// `PayloadCheck.check(body)`: one scan per payload.
-    func payloadCheck(_ body: [UInt8]) -> PayloadCheck.Result {
+    /// `PayloadScan.scan(body)`: one scan per payload.
+    func payloadScan(_ body: [UInt8]) -> PayloadScan.Result {
         if let payload, Self.sameStorage(payload.body, body) { return payload.result }
-        let result = PayloadCheck.check(body)
+        let result = PayloadScan.scan(body)
         payload = (body, result)
         return result
     }

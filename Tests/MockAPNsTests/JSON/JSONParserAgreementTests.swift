@@ -4,7 +4,7 @@ import Testing
 @Suite("JSON parse and validate: one grammar, the same answers")
 struct JSONParserAgreementTests {
     /// `parse` and `validate` on `bytes`: both accept it (and agree whether it is an object) or both refuse it with
-    /// the same error; `PayloadCheck` then words the same answer. Returns whether the text is a JSON object.
+    /// the same error; `PayloadScan` then words the same answer. Returns whether the text is a JSON object.
     @discardableResult
     static func expectAgreement(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let text = String(decoding: bytes.prefix(120), as: UTF8.self).debugDescription
@@ -12,7 +12,7 @@ struct JSONParserAgreementTests {
         do { parsed = .success(try JSONParser.parse(bytes)) } catch { parsed = .failure(error) }
         let validated: Result<Bool, JSONParser.Error>
         do { validated = .success(try JSONParser.validate(bytes)) } catch { validated = .failure(error) }
-        let problem = PayloadCheck.problem(bytes)
+        let problem = PayloadScan.problem(bytes)
         switch (parsed, validated) {
         case (.success(let value), .success(let isObject)):
             let parsedObject = if case .object = value { true } else { false }
@@ -68,7 +68,7 @@ struct JSONParserAgreementTests {
     /// `{"a":"`: a string value starts after it.
     static let stringStart = Array(#"{"a":""#.utf8)
 
-    /// What `PayloadCheck` said for these before the grammar was made one (6015066): the diagnostics a provider
+    /// What `PayloadScan` said for these before the grammar was made one (6015066): the diagnostics a provider
     /// reads in a rejection's notes, and their byte offsets, must not change.
     @Test(
         "words each refusal as before, with its byte offset",
@@ -107,14 +107,14 @@ struct JSONParserAgreementTests {
             (Self.stringStart + [0x5C, 0x74, 0xFF, 0x78], "is not JSON: unterminated string at byte 10"),
         ] as [([UInt8], String)])
     func diagnostics(bytes: [UInt8], problem: String) {
-        #expect(PayloadCheck.problem(bytes) == problem)
+        #expect(PayloadScan.problem(bytes) == problem)
         Self.expectAgreement(bytes)
     }
 
     @Test("UTF-8 between escapes is taken as UTF-8, and parsed to the same text")
     func unicodeText() throws {
         let bytes: [UInt8] = [0x7B, 0x22, 0xC3, 0xA9, 0x22, 0x3A, 0x22, 0x5C, 0x74, 0xE2, 0x80, 0x99, 0x22, 0x7D]
-        #expect(PayloadCheck.problem(bytes) == nil)
+        #expect(PayloadScan.problem(bytes) == nil)
         #expect(try JSONParser.parse(bytes) == ["é": "\t’"])
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MockAPNs
 
-/// `PayloadCheck`'s one scan says what the phone would show as a parse and a walk over the built values would: the
+/// `PayloadScan`'s one scan says what the phone would show as a parse and a walk over the built values would: the
 /// same answer for hand-picked payloads and for thousands of generated ones (keys escaped, repeated, nested).
 @Suite("payload display")
 struct PayloadDisplayTests {
@@ -49,7 +49,7 @@ struct PayloadDisplayTests {
     @Test("hand-picked payloads: the scan agrees with the parsed payload", arguments: samples)
     func handPicked(_ text: String) throws {
         let bytes = Array(text.utf8)
-        #expect(PayloadCheck.check(bytes).display == Self.reference(try JSONParser.parse(bytes)), "\(text)")
+        #expect(PayloadScan.scan(bytes).display == Self.reference(try JSONParser.parse(bytes)), "\(text)")
     }
 
     @Test("5,000 generated payloads: the scan agrees with the parsed payload")
@@ -59,11 +59,11 @@ struct PayloadDisplayTests {
         for _ in 0..<5_000 {
             let text = Self.value(depth: 0, &generator)
             let bytes = Array(text.utf8)
-            let check = PayloadCheck.check(bytes)
+            let scan = PayloadScan.scan(bytes)
             let parsed = try JSONParser.parse(bytes)
-            #expect(check.display == Self.reference(parsed), "\(text)")
-            #expect((check.problem == nil) == (check.display != .notAnObject))
-            seen[check.display, default: 0] += 1
+            #expect(scan.display == Self.reference(parsed), "\(text)")
+            #expect((scan.problem == nil) == (scan.display != .notAnObject))
+            seen[scan.display, default: 0] += 1
         }
         // Every answer is well represented, so that each is compared many times.
         let all: [PayloadDisplay] = [.visible, .notAnObject, .noAPS, .apsNotAnObject, .nothingInAPS, .alertWithoutText]
