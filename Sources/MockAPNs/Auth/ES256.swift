@@ -1,10 +1,10 @@
 import COpenSSL
 
-/// What checking an ES256 signature found, and in which encoding it was valid.
+/// Whether an ES256 signature is valid, and in which encoding.
 ///
 /// "APNs accepts both" the raw 64-byte R‖S and the DER encoding (apns-reference.md §5; seen); the mock accepts
 /// both and records which one the client used.
-public enum ES256SignatureCheck: Sendable, Hashable {
+public enum ES256SignatureValidity: Sendable, Hashable {
     /// Valid, as the 64-byte R‖S that JWS (RFC 7518 §3.4) prescribes.
     case validRaw
     /// Valid, as a DER `ECDSA-Sig-Value` (Pushy, Apple's own sample token).

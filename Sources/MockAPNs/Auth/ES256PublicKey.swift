@@ -41,7 +41,7 @@ public final class ES256PublicKey: @unchecked Sendable {
     /// A DER signature must be canonical (re-encoding it gives the same bytes); a 64-byte signature that fails
     /// as R‖S is also tried as DER, since DER signatures of exactly that length exist. Any bytes are safe to
     /// pass: whatever is not a valid signature is `.invalid`.
-    public func verify(signature: [UInt8], message: [UInt8]) -> ES256SignatureCheck {
+    public func verify(signature: [UInt8], message: [UInt8]) -> ES256SignatureValidity {
         if signature.count == ES256.rawSignatureLength {
             if let der = ES256.derSignature(fromRaw: signature), verify(der: der, message: message) {
                 return .validRaw

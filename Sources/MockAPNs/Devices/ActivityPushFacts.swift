@@ -2,10 +2,12 @@ import Foundation
 
 /// One Live Activity push as the phone reads it (`aps`), and the phone's checks of it (live-activities.md §2).
 struct ActivityPushFacts {
-    /// What checking a `start` gave: a refusal, or the date warnings of a start that goes ahead.
-    enum StartCheck {
+    /// Whether the phone admits a `start`: a refusal, or the date warnings of a start that goes ahead.
+    enum StartAdmission {
+        /// Not started, and why.
         case refused(DeviceOutcome)
-        case passed(warnings: [String])
+        /// It goes ahead, with these warnings about its dates.
+        case admitted(warnings: [String])
     }
 
     var aps: JSONValue
@@ -42,8 +44,9 @@ struct ActivityPushFacts {
         return nil
     }
 
-    /// Checks a `start` to a push-to-start token for `deviceType`: its event, type, alert, data and size.
-    func checkStart(types: [String: ActivitySchema], deviceType: String?) -> StartCheck {
+    /// Whether the phone admits a `start` to a push-to-start token for `deviceType`: its event, type, alert, data and
+    /// size.
+    func admitStart(types: [String: ActivitySchema], deviceType: String?) -> StartAdmission {
         guard event == "start" else {
             return .refused(
                 DeviceOutcome(.dropped, reason: "a push-to-start token only starts activities; this is '\(event)'"))
@@ -78,7 +81,7 @@ struct ActivityPushFacts {
         if let problem = ActivitySize.problem(attributes: attributes, contentState: contentState) {
             return .refused(DeviceOutcome(.dropped, reason: problem))
         }
-        return .passed(warnings: dateWarnings(decoded.flatMap(\.dates), schema))
+        return .admitted(warnings: dateWarnings(decoded.flatMap(\.dates), schema))
     }
 
     /// Applies an `update` or `end` to `activity`, or says why the phone does not.

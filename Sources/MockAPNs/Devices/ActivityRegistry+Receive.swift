@@ -36,9 +36,9 @@ extension ActivityRegistry {
         switch target {
         case .pushToStart(let token, let deviceType):
             if let refusal = push.commonRefusal() { return (refusal, nil) }
-            switch push.checkStart(types: types, deviceType: deviceType) {
+            switch push.admitStart(types: types, deviceType: deviceType) {
             case .refused(let refusal): return (refusal, nil)
-            case .passed(let warnings):
+            case .admitted(let warnings):
                 let outcome = start(
                     push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
                 // A started activity's history is its start.

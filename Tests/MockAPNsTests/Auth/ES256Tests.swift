@@ -199,7 +199,7 @@ struct ES256Tests {
                 group.addTask {
                     (0..<50).allSatisfy { index in
                         let signature = (task + index).isMultiple(of: 2) ? raw : der
-                        let expected: ES256SignatureCheck = (task + index).isMultiple(of: 2) ? .validRaw : .validDER
+                        let expected: ES256SignatureValidity = (task + index).isMultiple(of: 2) ? .validRaw : .validDER
                         return publicKey.verify(signature: signature, message: Self.message) == expected
                             && publicKey.verify(signature: signature, message: [1, 2, 3]) == .invalid
                     }
