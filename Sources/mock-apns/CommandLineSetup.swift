@@ -1,10 +1,11 @@
 import ArgumentParser
 import Logging
 
-/// Option rules shared by `serve` and `run`: ports, `--log-level`, and logging to standard error.
-enum CommandLineChecks {
+/// What `serve` and `run` share in setting up from their options: the ports' range, and logging to standard error
+/// at `--log-level`.
+enum CommandLineSetup {
     /// Throws "`flag` must be 0 to 65535, got `port`" when `port` is given and out of range.
-    static func checkPort(_ port: Int?, flag: String) throws {
+    static func validatePort(_ port: Int?, flag: String) throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("\(flag) must be 0 to 65535, got \(port)") }
     }
 

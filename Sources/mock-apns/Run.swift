@@ -68,13 +68,13 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var outputs: RunVerdictOutputOptions
 
     func validate() throws {
-        try CommandLineChecks.checkPort(port, flag: "--port")
-        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
+        try CommandLineSetup.validatePort(port, flag: "--port")
+        try CommandLineSetup.validatePort(controlPort, flag: "--control-port")
         if let first = command.first, first.isEmpty { throw ValidationError("COMMAND after -- must not be empty") }
     }
 
     func run() async throws {
-        CommandLineChecks.bootstrapLogging(logLevel)
+        CommandLineSetup.bootstrapLogging(logLevel)
         let loaded = try await Self.orExit2 { try prepareScenario() }
         if !command.isEmpty {
             _ = try await Self.orExit2 {

@@ -98,9 +98,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func validate() throws {
-        try CommandLineChecks.checkPort(port, flag: "--port")
-        try CommandLineChecks.checkPort(cleartextPort, flag: "--cleartext-port")
-        try CommandLineChecks.checkPort(controlPort, flag: "--control-port")
+        try CommandLineSetup.validatePort(port, flag: "--port")
+        try CommandLineSetup.validatePort(cleartextPort, flag: "--cleartext-port")
+        try CommandLineSetup.validatePort(controlPort, flag: "--control-port")
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
         if let environment, APNsEnvironment(name: environment) == nil {
@@ -116,7 +116,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        CommandLineChecks.bootstrapLogging(logLevel)
+        CommandLineSetup.bootstrapLogging(logLevel)
         let logger = Logger(label: "mock-apns")
 
         var loaded: Scenario
