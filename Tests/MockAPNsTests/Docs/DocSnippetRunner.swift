@@ -112,7 +112,8 @@ enum DocSnippetRunner {
         )
     }
 
-    struct Outcome {
+    /// How a snippet's script ended: its exit status, whether it ran past the timeout, and what it printed.
+    struct Exit {
         var status: Int32
         var timedOut: Bool
         var output: String
@@ -122,13 +123,13 @@ enum DocSnippetRunner {
     /// children after `timeout`.
     static func run(
         _ script: String, interpreter: Interpreter, server: MockServerProcess, timeout: TimeInterval
-    ) async throws -> Outcome {
+    ) async throws -> Exit {
         try await offPool { try runBlocking(script, interpreter: interpreter, server: server, timeout: timeout) }
     }
 
     private static func runBlocking(
         _ script: String, interpreter: Interpreter, server: MockServerProcess, timeout: TimeInterval
-    ) throws -> Outcome {
+    ) throws -> Exit {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -171,7 +172,7 @@ enum DocSnippetRunner {
         kill(-process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        return Outcome(status: process.terminationStatus, timedOut: timedOut, output: text)
+        return Exit(status: process.terminationStatus, timedOut: timedOut, output: text)
     }
 }
 

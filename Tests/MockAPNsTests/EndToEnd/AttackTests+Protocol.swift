@@ -95,9 +95,9 @@ extension AttackTests {
     /// Runs `attacks.py malformed` for `rules` and checks each answer frame by frame.
     static func expectAnswers(_ rules: [FrameRule], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "malformed", against: server, ["--case", rules.map(\.name).joined(separator: ",")], probe: false)
-            let cases = outcome.result["cases"] as? [String: [String: Any]] ?? [:]
+            let cases = trial.result["cases"] as? [String: [String: Any]] ?? [:]
             #expect(cases.count == rules.count, "cases run: \(cases.keys.sorted())", sourceLocation: sourceLocation)
             for rule in rules {
                 let result = cases[rule.name] ?? [:]
@@ -125,7 +125,7 @@ extension AttackTests {
                 }
             }
             // No malformed request is ever recorded as answered unless the client saw it answered.
-            try Self.expectJournalAgrees(outcome, server, sourceLocation: sourceLocation)
+            try Self.expectJournalAgrees(trial, server, sourceLocation: sourceLocation)
             #expect(server.process.isRunning, sourceLocation: sourceLocation)
         }
     }
@@ -142,16 +142,16 @@ extension AttackTests {
 
     /// The `garbage` attack's cases.
     static func garbageCases() async throws
-        -> (cases: [String: [String: Any]], server: ServeProcess, outcome: Attacker.Outcome)
+        -> (cases: [String: [String: Any]], server: ServeProcess, trial: Attacker.Trial)
     {
         let server = try ServeProcess()
-        let outcome = try await Attacker.run("garbage", against: server)
-        return (outcome.result["cases"] as? [String: [String: Any]] ?? [:], server, outcome)
+        let trial = try await Attacker.run("garbage", against: server)
+        return (trial.result["cases"] as? [String: [String: Any]] ?? [:], server, trial)
     }
 
     @Test("garbage before and after the TLS handshake, TLS 1.0 and 1.1, HTTP/2 prior knowledge on the TLS port")
     func garbage() async throws {
-        let (cases, server, outcome) = try await Self.garbageCases()
+        let (cases, server, trial) = try await Self.garbageCases()
         defer { server.stop() }
         for name in ["random-before-tls", "h2-prior-knowledge-on-tls-port", "random-after-tls"] {
             #expect(cases[name]?["closed"] as? Bool == true, "\(name): \(cases[name] ?? [:])")
@@ -161,12 +161,12 @@ extension AttackTests {
         for name in ["tls-1.0", "tls-1.1"] {
             #expect(cases[name]?["refused"] as? Bool == true, "\(name): \(cases[name] ?? [:])")
         }
-        try Self.expectSurvived(outcome, server, growthMiB: 64)
+        try Self.expectSurvived(trial, server, growthMiB: 64)
     }
 
     @Test("plain HTTP/1.1 and an h2c upgrade on the TLS port get a one-line HTTP/1.1 400; renegotiation is refused")
     func httpOneAndRenegotiation() async throws {
-        let (cases, server, outcome) = try await Self.garbageCases()
+        let (cases, server, trial) = try await Self.garbageCases()
         defer { server.stop() }
         for name in ["http1-on-tls-port", "h2c-upgrade-on-tls-port"] {
             let line = cases[name]?["firstLine"] as? String ?? ""
@@ -178,7 +178,7 @@ extension AttackTests {
         #expect(renegotiation["hung"] as? Bool == false, "the client is left waiting: \(renegotiation)")
         #expect(renegotiation["closed"] as? Bool == true, "\(renegotiation)")
         #expect(renegotiation["renegotiated"] as? Bool == false, "\(renegotiation)")
-        try Self.expectSurvived(outcome, server, growthMiB: 64)
+        try Self.expectSurvived(trial, server, growthMiB: 64)
     }
 
     @Test("slowloris: 100 byte-at-a-time ClientHellos, 100 byte-at-a-time prefaces and 100 idle connections closed")
@@ -186,9 +186,9 @@ extension AttackTests {
         let scenario = "limits:\n  handshakeTimeout: 1s\n  idleTimeout: 2s\n"
         try await withServeProcess(scenarioYAML: scenario) { server in
             try await Self.warmUp(server)
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "slowloris", against: server, ["--count", "100", "--time", "10", "--interval", "0.05"], settle: 3)
-            let modes = outcome.result["modes"] as? [String: [String: Any]] ?? [:]
+            let modes = trial.result["modes"] as? [String: [String: Any]] ?? [:]
             for mode in ["hello", "preface", "idle"] {
                 let result = modes[mode] ?? [:]
                 #expect(result["connections"] as? Int == 100, "\(mode): \(result)")
@@ -197,8 +197,8 @@ extension AttackTests {
             }
             let idle = modes["idle"]?["goawayDebug"] as? [String] ?? []
             #expect(idle.contains { $0.contains("IdleTimeout") }, "idle connections get GOAWAY IdleTimeout: \(idle)")
-            #expect(outcome.descriptorsAfter <= outcome.descriptorsBefore, "\(outcome.figures)")
-            try Self.expectSurvived(outcome, server, growthMiB: 64)
+            #expect(trial.descriptorsAfter <= trial.descriptorsBefore, "\(trial.figures)")
+            try Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 }

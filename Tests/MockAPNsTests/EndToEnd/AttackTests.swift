@@ -22,17 +22,17 @@ struct AttackTests {
     /// The invariant, except the journal: alive, memory grown by at most `growthMiB` at the peak, the probe
     /// answered on time throughout, and a push after the attack answered 200.
     static func expectSurvived(
-        _ outcome: Attacker.Outcome, _ server: ServeProcess, growthMiB: Int,
+        _ trial: Attacker.Trial, _ server: ServeProcess, growthMiB: Int,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let figures = outcome.figures
-        print("attack figures (\(outcome.summary["attack"] ?? "?")): \(figures)")
+        let figures = trial.figures
+        print("attack figures (\(trial.summary["attack"] ?? "?")): \(figures)")
         #expect(server.process.isRunning, "the server died: \(figures)", sourceLocation: sourceLocation)
-        #expect(outcome.summary["error"] is NSNull, "the attacker failed: \(figures)", sourceLocation: sourceLocation)
+        #expect(trial.summary["error"] is NSNull, "the attacker failed: \(figures)", sourceLocation: sourceLocation)
         #expect(
-            outcome.rssPeak - outcome.rssBefore <= growthMiB * 1024, "memory grew too much: \(figures)",
+            trial.rssPeak - trial.rssBefore <= growthMiB * 1024, "memory grew too much: \(figures)",
             sourceLocation: sourceLocation)
-        let probe = outcome.probe
+        let probe = trial.probe
         #expect(
             (probe["answered"] as? Int ?? 0) > 0, "the probe got no answer: \(figures)", sourceLocation: sourceLocation)
         #expect(probe["failures"] as? Int == 0, "the probe lost pushes: \(figures)", sourceLocation: sourceLocation)
@@ -54,15 +54,15 @@ struct AttackTests {
     /// server ended the connection before answering; and no record for a stream above the last-stream-id of a
     /// GOAWAY the connection received.
     static func expectJournalAgrees(
-        _ outcome: Attacker.Outcome, _ server: ServeProcess, sourceLocation: SourceLocation = #_sourceLocation
+        _ trial: Attacker.Trial, _ server: ServeProcess, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let records = Dictionary(grouping: try server.records(from: outcome.journalMark), by: \.port)
+        let records = Dictionary(grouping: try server.records(from: trial.journalMark), by: \.port)
         var doubled = 0
         var missing = 0
         var wrongStatus = 0
         var unexplained = 0
         var beyondGoaway = 0
-        for connection in outcome.connections + outcome.probeConnections {
+        for connection in trial.connections + trial.probeConnections {
             let byStream = Dictionary(grouping: records[connection.port] ?? [], by: \.stream)
             for (stream, status) in connection.answers {
                 let found = byStream[stream] ?? []
@@ -78,7 +78,7 @@ struct AttackTests {
                 beyondGoaway += byStream.keys.filter { $0 > last }.count
             }
         }
-        let answered = (outcome.connections + outcome.probeConnections).reduce(0) { $0 + $1.answers.count }
+        let answered = (trial.connections + trial.probeConnections).reduce(0) { $0 + $1.answers.count }
         let context = "answered \(answered), records \(records.values.reduce(0) { $0 + $1.count })"
         #expect(missing == 0, "\(missing) answered streams have no record; \(context)", sourceLocation: sourceLocation)
         #expect(doubled == 0, "\(doubled) streams recorded twice; \(context)", sourceLocation: sourceLocation)
@@ -102,47 +102,47 @@ struct AttackTests {
     @Test("rapid reset, HEADERS then RST_STREAM (CVE-2023-44487): 20,000 streams, nothing recorded, memory flat")
     func rapidReset() async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run("rapid-reset", against: server, ["--count", "20000", "--time", "30"])
-            #expect(outcome.result["streams"] as? Int == 20_000, "\(outcome.figures)")
-            try Self.expectJournalAgrees(outcome, server)
+            let trial = try await Attacker.run("rapid-reset", against: server, ["--count", "20000", "--time", "30"])
+            #expect(trial.result["streams"] as? Int == 20_000, "\(trial.figures)")
+            try Self.expectJournalAgrees(trial, server)
             // Only the warm-up push of each connection was a whole request.
-            let answered = outcome.connections.reduce(0) { $0 + $1.answers.count }
-            #expect(try server.records(from: outcome.journalMark).count == answered + outcome.probeAnswered)
-            try Self.expectSurvived(outcome, server, growthMiB: 64)
+            let answered = trial.connections.reduce(0) { $0 + $1.answers.count }
+            #expect(try server.records(from: trial.journalMark).count == answered + trial.probeAnswered)
+            try Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 
     @Test("rapid reset of whole requests: 20,000 streams, each answered one recorded once, none beyond GOAWAY")
     func rapidResetCompleteRequests() async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "rapid-reset", against: server, ["--count", "20000", "--time", "30", "--complete"])
-            #expect(outcome.result["streams"] as? Int == 20_000, "\(outcome.figures)")
-            try Self.expectJournalAgrees(outcome, server)
-            try Self.expectSurvived(outcome, server, growthMiB: 160)
+            #expect(trial.result["streams"] as? Int == 20_000, "\(trial.figures)")
+            try Self.expectJournalAgrees(trial, server)
+            try Self.expectSurvived(trial, server, growthMiB: 160)
         }
     }
 
     @Test("CONTINUATION flood without END_HEADERS (CVE-2024-27316 class): memory flat, connections closed")
     func continuationFlood() async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "continuation-flood", against: server, ["--count", "1000000", "--time", "4"])
-            try Self.expectJournalAgrees(outcome, server)
-            try Self.expectSurvived(outcome, server, growthMiB: 128)
+            try Self.expectJournalAgrees(trial, server)
+            try Self.expectSurvived(trial, server, growthMiB: 128)
             // Every connection the attack finished ends: no header block grows without limit.
-            #expect(outcome.connections.count > 1, "\(outcome.figures)")
-            #expect(outcome.connections.dropLast().allSatisfy { $0.endedByServer }, "\(outcome.figures)")
+            #expect(trial.connections.count > 1, "\(trial.figures)")
+            #expect(trial.connections.dropLast().allSatisfy { $0.endedByServer }, "\(trial.figures)")
         }
     }
 
     @Test("HPACK bomb (a 4 KiB table entry referenced 16,000 times) and a 1 MB header block: refused, memory flat")
     func hpackBomb() async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run("hpack-bomb", against: server, ["--count", "200", "--time", "10"])
-            try Self.expectJournalAgrees(outcome, server)
-            try Self.expectSurvived(outcome, server, growthMiB: 64)
-            let connection = try #require(outcome.connections.first)
+            let trial = try await Attacker.run("hpack-bomb", against: server, ["--count", "200", "--time", "10"])
+            try Self.expectJournalAgrees(trial, server)
+            try Self.expectSurvived(trial, server, growthMiB: 64)
+            let connection = try #require(trial.connections.first)
             #expect(connection.answers.values.allSatisfy { $0 == 200 } && connection.answers.count == 1,
                     "only the warm-up push is answered: \(connection.answers)")
         }
@@ -153,25 +153,25 @@ struct AttackTests {
         arguments: ["settings", "ping", "window-update", "priority", "empty-data"])
     func flood(kind: String) async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "flood", against: server, ["--kind", kind, "--count", "5000000", "--time", "3", "--batch", "500"])
-            try Self.expectJournalAgrees(outcome, server)
-            try Self.expectSurvived(outcome, server, growthMiB: 64)
+            try Self.expectJournalAgrees(trial, server)
+            try Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 
     @Test("a client that never reads (zero window, 4 KiB receive buffer) while pushing 30,000: all answered later")
     func neverReads() async throws {
         try await withServeProcess { server in
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "no-read", against: server, ["--count", "30000", "--time", "20", "--stall", "3"])
-            try Self.expectJournalAgrees(outcome, server)
-            try Self.expectSurvived(outcome, server, growthMiB: 160)
-            let connection = try #require(outcome.connections.first)
-            let requests = outcome.result["requests"] as? Int ?? 0
+            try Self.expectJournalAgrees(trial, server)
+            try Self.expectSurvived(trial, server, growthMiB: 160)
+            let connection = try #require(trial.connections.first)
+            let requests = trial.result["requests"] as? Int ?? 0
             #expect(
                 connection.answers.count == requests + 1,
-                "every push answered once reading resumes: \(outcome.figures)")
+                "every push answered once reading resumes: \(trial.figures)")
         }
     }
 
@@ -179,23 +179,23 @@ struct AttackTests {
     func churn() async throws {
         try await withServeProcess { server in
             try await Self.warmUp(server)
-            let outcome = try await Attacker.run(
+            let trial = try await Attacker.run(
                 "churn", against: server, ["--count", "50000", "--time", "20"], settle: 5)
-            let cycles = outcome.result["cycles"] as? Int ?? 0
-            let answered = outcome.result["answered"] as? Int ?? -1
-            #expect(cycles >= 1_000, "\(outcome.figures)")
-            #expect(answered == cycles, "\(outcome.figures)")
-            #expect(outcome.descriptorsAfter <= outcome.descriptorsBefore, "descriptors leaked: \(outcome.figures)")
+            let cycles = trial.result["cycles"] as? Int ?? 0
+            let answered = trial.result["answered"] as? Int ?? -1
+            #expect(cycles >= 1_000, "\(trial.figures)")
+            #expect(answered == cycles, "\(trial.figures)")
+            #expect(trial.descriptorsAfter <= trial.descriptorsBefore, "descriptors leaked: \(trial.figures)")
             // Ports repeat over thousands of connections: compare totals.
-            let records = try server.records(from: outcome.journalMark)
-            #expect(records.count == answered + outcome.probeAnswered, "\(outcome.figures)")
+            let records = try server.records(from: trial.journalMark)
+            #expect(records.count == answered + trial.probeAnswered, "\(trial.figures)")
             #expect(records.allSatisfy { $0.status == 200 })
-            try Self.expectSurvived(outcome, server, growthMiB: 160)
+            try Self.expectSurvived(trial, server, growthMiB: 160)
         }
     }
 }
 
-extension Attacker.Outcome {
+extension Attacker.Trial {
     /// Pushes the probe saw answered.
     var probeAnswered: Int { probeConnections.reduce(0) { $0 + $1.answers.count } }
 }

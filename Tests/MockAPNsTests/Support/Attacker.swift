@@ -19,8 +19,8 @@ enum Attacker {
         var endedByServer: Bool
     }
 
-    /// What one attack did and what the server's process did meanwhile (memory in KiB).
-    struct Outcome {
+    /// One attack run: what the attack did and what the server's process did meanwhile (memory in KiB).
+    struct Trial {
         var summary: [String: Any]
         var connections: [Connection]
         var probeConnections: [Connection]
@@ -49,7 +49,7 @@ enum Attacker {
     static func run(
         _ attack: String, against server: ServeProcess, _ arguments: [String] = [], probe: Bool = true,
         settle: TimeInterval = 2, timeout: TimeInterval = 120
-    ) async throws -> Outcome {
+    ) async throws -> Trial {
         guard ThirdPartyClients.venvExists else {
             throw Failure(description: "\(ThirdPartyClients.venvPython.path) is missing: run Tests/clients/setup.sh")
         }
@@ -69,7 +69,7 @@ enum Attacker {
         }
         try await Task.sleep(for: .milliseconds(200))
         let probeConnections = ((summary["probe"] as? [String: Any])?["connections"] as? [[String: Any]]) ?? []
-        return Outcome(
+        return Trial(
             summary: summary, connections: ((summary["connections"] as? [[String: Any]]) ?? []).map(connection),
             probeConnections: probeConnections.map(connection), rssBefore: before, rssPeak: max(peak, before),
             rssAfter: server.memory().rss, descriptorsBefore: descriptorsBefore,
