@@ -284,11 +284,11 @@ def test_dark_mode_follows_the_system_and_is_screenshotted(page, mock, scratch):
     print(f"dark-mode screenshot: {shot}")
 
 
-def test_an_unknown_push_or_page_says_so_in_a_sentence(page, mock):
+def test_an_unknown_push_or_activity_says_so_in_a_sentence(page, mock):
     page.get(mock.page_url + "/push/999999")
     assert "999999" in one(page, '[data-testid="not-found"]').text
-    page.get(mock.page_url + "/nowhere")
-    assert "no page at /nowhere" in one(page, "main p").text
+    page.get(mock.page_url + "/activity/0c6f1a2b")
+    assert "no activity '0c6f1a2b'" in one(page, '[data-testid="not-found"]').text
 
 
 def test_nothing_from_a_payload_is_rendered_as_html(page, mock):

@@ -54,6 +54,7 @@ function toast(message) {
 
 /** The stream badge: `live`, `reconnecting`, `file`, `paused` or `off`, with a title saying more. */
 function setBadge(state, title = "") {
+    badge.hidden = false;
     badge.dataset.state = state;
     badge.title = title;
     replace(badge, state);

@@ -55,7 +55,7 @@ export class ActivityView {
         try {
             [activity, clock] = await Promise.all([api(`/v1/activities/${encodeURIComponent(this.id)}`), api("/v1/clock")]);
         } catch (error) {
-            replace(this.main, h("h1", {}, "Live Activity"), h("p", { class: "empty" }, error.message), h("p", {}, h("a", { href: "/activities" }, "All activities")));
+            replace(this.main, h("h1", {}, "Live Activity"), h("p", { class: "empty", testid: "not-found" }, error.message), h("p", {}, h("a", { href: "/activities" }, "All activities")));
             return;
         }
         const history = activity.history ?? [];

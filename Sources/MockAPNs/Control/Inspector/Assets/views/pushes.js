@@ -226,7 +226,7 @@ export class PushesView {
         const { added, dropped } = this.list.flush(this.isFollowing());
         if (added) {
             const first = this.tbody.firstChild;
-            for (let i = added - 1; i >= 0; i--) this.tbody.insertBefore(this.row(this.list.rows[i]), first);
+            for (let i = 0; i < added; i++) this.tbody.insertBefore(this.row(this.list.rows[i]), first);
             for (let i = 0; i < dropped; i++) this.tbody.lastChild?.remove();
             if (this.journal) this.journal.held = (this.journal.held ?? 0) + added;
             this.drawInfo();
