@@ -161,9 +161,15 @@ def mock(tmp_path_factory) -> Mock:
         # forwards /v1 to the mock. INSPECTOR_DEV_PROXY names its script: SCRIPT ASSETS UPSTREAM PORT.
         port = 18000 + os.getpid() % 1000
         assets = ROOT / "Sources" / "MockAPNs" / "Control" / "Inspector" / "Assets"
-        proxy = subprocess.Popen(["python3", os.environ["INSPECTOR_DEV_PROXY"], str(assets), server.control_url, str(port)])
-        time.sleep(0.5)
+        proxy = subprocess.Popen(["python3", os.environ["INSPECTOR_DEV_PROXY"], str(assets), server.control_url, str(port)],
+                                 env={**os.environ, "DEV_APNS_URL": server.apns_url or ""})
         server.page_url = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(server.page_url + "/assets/app.css", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
     yield server
     if proxy:
         proxy.terminate()
