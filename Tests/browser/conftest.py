@@ -54,7 +54,8 @@ class Server:
             time.sleep(0.05)
         else:
             self.stop()
-            raise RuntimeError(f"mock-apns {args[0]} printed no '{ready}' within {timeout:.0f} s:\n" + "".join(lines[-30:]))
+            raise RuntimeError(f"mock-apns {args[0]} printed no '{ready}' within {timeout:.0f} s:\n"
+                               + "".join(lines[-30:]))
         banner = "".join(lines)
         https = re.search(r"https://[0-9.:\[\]a-z]+:\d+", banner)
         http = re.search(r"http://[0-9.:\[\]a-z]+:\d+", banner)
@@ -161,7 +162,8 @@ def mock(tmp_path_factory) -> Mock:
         # forwards /v1 to the mock. INSPECTOR_DEV_PROXY names its script: SCRIPT ASSETS UPSTREAM PORT.
         port = 18000 + os.getpid() % 1000
         assets = ROOT / "Sources" / "MockAPNs" / "Control" / "Inspector" / "Assets"
-        proxy = subprocess.Popen(["python3", os.environ["INSPECTOR_DEV_PROXY"], str(assets), server.control_url, str(port)],
+        script = os.environ["INSPECTOR_DEV_PROXY"]
+        proxy = subprocess.Popen(["python3", script, str(assets), server.control_url, str(port)],
                                  env={**os.environ, "DEV_APNS_URL": server.apns_url or ""})
         server.page_url = f"http://127.0.0.1:{port}"
         for _ in range(100):
@@ -201,7 +203,7 @@ def pytest_runtest_makereport(item, call):
 def page(request, browser, mock):
     """The browser, with the mock reset and the light colour scheme; on failure, a screenshot and the HTML."""
     mock.reset()
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    color_scheme(browser, "light")
     yield browser
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:
@@ -215,6 +217,12 @@ def page(request, browser, mock):
             print(f"\nbrowser artifacts: {shot}\n                   {html}\n                   {console}")
         except Exception as error:  # the browser itself may be what failed
             print(f"\nno browser artifacts: {error}")
+
+
+def color_scheme(driver, scheme: str) -> None:
+    """Makes the page see `prefers-color-scheme: scheme` (light or dark), as the system setting would."""
+    features = [{"name": "prefers-color-scheme", "value": scheme}]
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
 
 
 def wait_for(driver, condition, timeout: float = 10, message: str = ""):

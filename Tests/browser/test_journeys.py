@@ -12,7 +12,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BINARY, ROOT, TOKEN, Server, wait_for
+from conftest import ROOT, Server, color_scheme, wait_for
 
 PUSH_TO_START = (
     "db25ba3912644edd5d2dbfcaf74fca37e1c3619d95d3972169965f30f2c57e64b5efa1cec2f437cf204256b5d6f881335a727f7460"
@@ -85,7 +85,9 @@ def test_a_search_narrows_the_list_to_the_rejected_pushes_and_a_bad_word_is_poin
     wait_for(page, lambda d: row_seqs(d)[:1] == [later["sequence"]], 5, "a new rejected push did not arrive live")
     assert len(row_seqs(page)) == 3
     page.get(page.current_url)
-    assert one(page, '[data-testid="search"]').get_attribute("value") == "accepted:false"
+    wait_for(page, lambda d: one(d, '[data-testid="search"]').get_attribute("value") == "accepted:false", 5,
+             "the permalink did not bring the search back")
+    wait_for(page, lambda d: len(row_seqs(d)) == 3, 5, "the permalink did not show the same rows")
     search = one(page, '[data-testid="search"]')
     search.clear()
     search.send_keys("status:4xx -reson:BadDeviceToken", Keys.ENTER)
@@ -227,7 +229,8 @@ def test_a_saved_journal_opens_read_only_with_inspect(page, mock, scratch):
     server = Server(["inspect", str(journal), "--port", "0"], scratch, ready="ready")
     try:
         page.get(server.control_url + "/")
-        wait_for(page, lambda d: one(d, '[data-testid="stream-badge"]').text == "file", 10, "the badge does not say file")
+        wait_for(page, lambda d: one(d, '[data-testid="stream-badge"]').text == "file", 10,
+                 "the badge does not say file")
         assert row_seqs(page) == [pushed[1]["sequence"], pushed[0]["sequence"]]
         warnings = one(page, '[data-testid="warnings"]')
         assert warnings.is_displayed() and warnings.text
@@ -272,7 +275,7 @@ def test_keyboard_only_navigation(page, mock):
 
 def test_dark_mode_follows_the_system_and_is_screenshotted(page, mock, scratch):
     record = mock.push(headers={"apns-priority": "7"})
-    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    color_scheme(page, "dark")
     open_push(page, mock, record["sequence"])
     background = page.execute_script("return getComputedStyle(document.body).backgroundColor")
     red, green, blue = [int(part) for part in background[background.index("(") + 1:-1].split(",")[:3]]
@@ -292,7 +295,8 @@ def test_an_unknown_push_or_activity_says_so_in_a_sentence(page, mock):
 
 
 def test_nothing_from_a_payload_is_rendered_as_html(page, mock):
-    hostile = '{"aps":{"alert":{"title":"<img src=x onerror=alert(1)>","body":"<b>bold</b>"}},"u":"javascript:alert(1)"}'
+    hostile = json.dumps({"aps": {"alert": {"title": "<img src=x onerror=alert(1)>", "body": "<b>bold</b>"}},
+                          "u": "javascript:alert(1)"})
     record = mock.push(hostile)
     open_push(page, mock, record["sequence"])
     assert not css(page, "main img") and not css(page, "main b")

@@ -1,7 +1,8 @@
 // Formatting, the event-stream parser, the list model and the verdict's field at fault.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bytes, count, duration, payloadLimit, shortToken, utf8Length } from "../../Sources/MockAPNs/Control/Inspector/Assets/format.js";
+import { bytes, count, duration, payloadLimit, shortToken,
+    utf8Length } from "../../Sources/MockAPNs/Control/Inspector/Assets/format.js";
 import { EventStreamParser } from "../../Sources/MockAPNs/Control/Inspector/Assets/sse.js";
 import { LiveList } from "../../Sources/MockAPNs/Control/Inspector/Assets/livelist.js";
 import { deviceFaultPath, faultOf, sourceOf } from "../../Sources/MockAPNs/Control/Inspector/Assets/rules.js";
@@ -24,7 +25,8 @@ test("formats tokens, counts, sizes and durations as the CLI does", () => {
 test("the event-stream parser joins chunks, skips comments and keeps the last id", () => {
     const parser = new EventStreamParser();
     assert.deepEqual(parser.feed(": mock-apns records\n\nid: 3\nevent: rec"), []);
-    const events = parser.feed('ord\ndata: {"sequence":3}\n\nid: 4\r\nevent: record\r\ndata: {"a":\r\ndata: 1}\r\n\r\n');
+    const events = parser.feed(
+        'ord\ndata: {"sequence":3}\n\nid: 4\r\nevent: record\r\ndata: {"a":\r\ndata: 1}\r\n\r\n');
     assert.deepEqual(events, [
         { id: "3", event: "record", data: '{"sequence":3}' },
         { id: "4", event: "record", data: '{"a":\n1}' },
@@ -54,26 +56,44 @@ test("the list holds one page, counts records while the reader is not following,
 });
 
 test("a rejected push's rule points at the header, the token or the payload at fault", () => {
-    const headers = [["apns-topic", "com.example.app"], ["apns-push-type", "alert"]];
-    assert.deepEqual(faultOf({ accepted: false, rule: "apns-topic.unknown-app", headers }), { header: "apns-topic" });
-    assert.deepEqual(faultOf({ accepted: false, rule: "provider-token.expired", headers }), { header: "authorization" });
+    const headers = [
+        ["apns-topic", "com.example.app"],
+        ["apns-push-type", "alert"]
+    ];
+    assert.deepEqual(faultOf({ accepted: false, rule: "apns-topic.unknown-app",
+        headers }), { header: "apns-topic" });
+    assert.deepEqual(faultOf({ accepted: false, rule: "provider-token.expired",
+        headers }), { header: "authorization" });
     assert.deepEqual(faultOf({ accepted: false, rule: "device-token.format", headers }), { path: true });
     assert.deepEqual(faultOf({ accepted: false, rule: "payload.size", headers }), { payload: "" });
-    assert.deepEqual(faultOf({ accepted: false, rule: "headers.duplicate", headers: [["a", "1"], ["apns-id", "x"], ["APNS-ID", "y"]] }), { header: "apns-id" });
+    assert.deepEqual(faultOf({ accepted: false, rule: "headers.duplicate", headers: [
+            ["a", "1"],
+            ["apns-id", "x"],
+            ["APNS-ID", "y"]
+        ] }), { header: "apns-id" });
     assert.equal(faultOf({ accepted: true, rule: "accepted", headers }), null);
     assert.equal(faultOf({ accepted: false, rule: "scripted:busy", headers }), null);
     assert.equal(sourceOf("apns-topic.suffix").tag, "open");
     assert.equal(sourceOf("scripted:busy").tag, "scenario");
     assert.equal(sourceOf("no-such-rule"), null);
-    assert.equal(deviceFaultPath({ reason: "content-state.status: expected String, found number" }), "aps.content-state.status");
+    assert.equal(deviceFaultPath({ reason: "content-state.status: expected String, found number" }),
+        "aps.content-state.status");
     assert.equal(deviceFaultPath({ reason: "older timestamp than the last update" }), "aps.timestamp");
 });
 
 test("pretty JSON lines know their path, and a huge value is cut", () => {
     const lines = jsonLines({ aps: { alert: { title: "x" } }, n: [1] });
     assert.deepEqual(lines.map((l) => [l.depth, l.text, l.path]), [
-        [0, "{", ""], [1, '"aps": {', "aps"], [2, '"alert": {', "aps.alert"], [3, '"title": "x"', "aps.alert.title"],
-        [2, "}", "aps.alert"], [1, "},", "aps"], [1, '"n": [', "n"], [2, "1", "n[0]"], [1, "]", "n"], [0, "}", ""],
+        [0, "{", ""],
+        [1, '"aps": {', "aps"],
+        [2, '"alert": {', "aps.alert"],
+        [3, '"title": "x"', "aps.alert.title"],
+        [2, "}", "aps.alert"],
+        [1, "},", "aps"],
+        [1, '"n": [', "n"],
+        [2, "1", "n[0]"],
+        [1, "]", "n"],
+        [0, "}", ""],
     ]);
     const cut = jsonLines(Array.from({ length: 50 }, (_, i) => i), 10);
     assert.equal(cut.length, 11);

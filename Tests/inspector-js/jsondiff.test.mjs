@@ -50,9 +50,20 @@ test("a huge difference is cut at the limit and says so", () => {
 
 test("headers compare by name ignoring case", () => {
     const rows = diffHeaders(
-        [["apns-topic", "com.example.app"], ["apns-push-type", "alert"], ["apns-priority", "10"]],
-        [["APNS-TOPIC", "com.example.app"], ["apns-push-type", "background"], ["apns-expiration", "0"]]);
+        [
+            ["apns-topic", "com.example.app"],
+            ["apns-push-type", "alert"],
+            ["apns-priority", "10"]
+        ],
+        [
+            ["APNS-TOPIC", "com.example.app"],
+            ["apns-push-type", "background"],
+            ["apns-expiration", "0"]
+        ]);
     assert.deepEqual(rows.map((r) => [r.name, r.change]), [
-        ["apns-topic", "same"], ["apns-push-type", "changed"], ["apns-priority", "removed"], ["apns-expiration", "added"],
+        ["apns-topic", "same"],
+        ["apns-push-type", "changed"],
+        ["apns-priority", "removed"],
+        ["apns-expiration", "added"],
     ]);
 });

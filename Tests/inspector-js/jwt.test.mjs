@@ -1,19 +1,23 @@
 // The provider token on a push's page: decoded, its iat age against the 60-minute lifetime and 20-minute window.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bearerToken, decodeJWT, issuedAtSeconds, tokenAge } from "../../Sources/MockAPNs/Control/Inspector/Assets/jwt.js";
+import { bearerToken, decodeJWT, issuedAtSeconds,
+    tokenAge } from "../../Sources/MockAPNs/Control/Inspector/Assets/jwt.js";
 
 const b64url = (value) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
 test("decodes the header and claims and tells a raw signature from DER", () => {
-    const raw = `${b64url({ alg: "ES256", kid: "TESTKEY001" })}.${b64url({ iss: "TESTTEAM01", iat: 1795266640 })}.${Buffer.alloc(64, 1).toString("base64url")}`;
+    const raw =
+        [b64url({ alg: "ES256", kid: "TESTKEY001" }), b64url({ iss: "TESTTEAM01", iat: 1795266640 }),
+            Buffer.alloc(64, 1).toString("base64url")].join(".");
     const decoded = decodeJWT(raw);
     assert.deepEqual(decoded.header, { alg: "ES256", kid: "TESTKEY001" });
     assert.deepEqual(decoded.claims, { iss: "TESTTEAM01", iat: 1795266640 });
     assert.equal(decoded.signatureForm, "raw R‖S (64 bytes)");
     assert.deepEqual(decoded.errors, []);
     const der = Buffer.concat([Buffer.from([0x30, 0x45]), Buffer.alloc(69, 2)]).toString("base64url");
-    assert.match(decodeJWT(`${raw.split(".").slice(0, 2).join(".")}.${der}`).signatureForm, /^DER \(71 bytes\)$/);
+    assert.match(decodeJWT(`${raw.split(".").slice(0, 2).join(".")}.${der}`).signatureForm,
+        /^DER \(71 bytes\)$/);
 });
 
 test("says what is wrong with a token that does not decode", () => {

@@ -1,11 +1,13 @@
 // The page's URL state: every view's permalink reads back to the same view, and a search error points at its word.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseRoute, queryErrorPlace, routeURL, sequenceFrom } from "../../Sources/MockAPNs/Control/Inspector/Assets/route.js";
+import { parseRoute, queryErrorPlace, routeURL,
+    sequenceFrom } from "../../Sources/MockAPNs/Control/Inspector/Assets/route.js";
 
 test("every view's URL reads back to the same route", () => {
     const urls = ["/", "/?q=status%3A4xx", "/?q=a+b&older=120", "/push/7", "/compare/3/9", "/activities",
-        "/activity/0C6F1A2B-AAAA", "/connections", "/world"];
+        "/activity/0C6F1A2B-AAAA", "/connections", "/world"
+    ];
     for (const url of urls) {
         const [path, search = ""] = url.split("?");
         const route = parseRoute(path, search ? `?${search}` : "");
@@ -31,7 +33,8 @@ test("a sequence number the API would refuse is not a route", () => {
 
 test("a search error points at the word the server quotes", () => {
     const q = "status:4xx -reson:BadDeviceToken";
-    const message = "q: at '-reson:BadDeviceToken' (character 12): unknown field 'reson' (did you mean 'reason'?)";
+    const message =
+        "q: at '-reson:BadDeviceToken' (character 12): unknown field 'reson' (did you mean 'reason'?)";
     const place = queryErrorPlace(message, q);
     assert.deepEqual([place.word, place.start, place.end], ["-reson:BadDeviceToken", 11, q.length]);
     assert.equal(q.slice(place.start, place.end), "-reson:BadDeviceToken");

@@ -10,7 +10,8 @@ export async function copyCurl(seq, context) {
     try {
         const command = await api(`/v1/requests/${seq}/curl`, { text: true });
         const copied = await copyText(command);
-        context.toast(copied ? `Copied #${seq} as a curl command.` : `The browser refused the clipboard; the command is shown on the page.`);
+        context.toast(copied ? `Copied #${seq} as a curl command.` :
+            `The browser refused the clipboard; the command is shown on the page.`);
         return { command, copied };
     } catch (error) {
         context.showError(`Cannot copy #${seq} as curl: ${error.message}`);
@@ -24,13 +25,15 @@ export async function copyCurl(seq, context) {
  */
 export async function replay(seq, context, edits) {
     if (context.info.readOnly) {
-        context.showError("This inspector reads a journal file: nothing can be replayed (mock-apns inspect is read-only).");
+        context.showError(
+            "This inspector reads a journal file: nothing can be replayed (mock-apns inspect is read-only).");
         return null;
     }
     try {
         const answer = await api(`/v1/requests/${seq}/replay`, { method: "POST", json: edits ?? {} });
         const record = answer.record;
-        context.toast(`Replayed #${seq} as #${record.sequence}: ${answerText(record.response?.status, record.reason)}.`);
+        context.toast(
+            `Replayed #${seq} as #${record.sequence}: ${answerText(record.response?.status, record.reason)}.`);
         return record;
     } catch (error) {
         context.showError(`Cannot replay #${seq}: ${error.message}`);

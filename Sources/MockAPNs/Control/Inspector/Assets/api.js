@@ -51,7 +51,7 @@ function headersFor(extra = {}) {
 function unreachable(error) {
     return new ApiError(
         `Cannot reach the mock-apns control API at ${location.origin} (${error.message}). ` +
-            "Is mock-apns still running? The page keeps what it showed; reload when the server is back.",
+        "Is mock-apns still running? The page keeps what it showed; reload when the server is back.",
         0,
     );
 }
@@ -67,11 +67,14 @@ export async function api(path, options = {}) {
     const extra = {};
     if (method !== "GET") extra["X-Mock-APNs"] = "inspector";
     if (json !== undefined) extra["Content-Type"] = "application/json";
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
         let response;
         try {
             response = await fetch(path, {
-                method, signal, headers: headersFor(extra), body: json === undefined ? undefined : JSON.stringify(json),
+                method,
+                signal,
+                headers: headersFor(extra),
+                body: json === undefined ? undefined : JSON.stringify(json),
                 cache: "no-store",
             });
         } catch (error) {
@@ -145,7 +148,8 @@ export function follow(path, { onEvent, onState, lastEventId = null }) {
                     onState("failed", (await failure(response, "GET", path)).message);
                     return;
                 }
-                if (!response.ok || !response.body) throw new Error(`the stream answered HTTP ${response.status}`);
+                if (!response.ok || !response.body) throw new Error(
+                    `the stream answered HTTP ${response.status}`);
                 onState("live");
                 delay = 1000;
                 const parser = new EventStreamParser();

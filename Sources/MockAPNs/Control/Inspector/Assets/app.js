@@ -93,7 +93,8 @@ function render() {
     const route = parseRoute(location.pathname, location.search);
     showError(null);
     for (const link of document.querySelectorAll("[data-nav]")) {
-        const active = link.dataset.nav === route.view || (link.dataset.nav === "activities" && route.view === "activity");
+        const active = link.dataset.nav === route.view || (link.dataset.nav === "activities" && route.view ===
+            "activity");
         if (active) link.setAttribute("aria-current", "page");
         else link.removeAttribute("aria-current");
     }
@@ -105,7 +106,8 @@ function render() {
     current = next;
     if (!next) {
         replace(main, h("h1", {}, "Not found"),
-            h("p", {}, `The inspector has no page at ${route.path}. `, h("a", { href: "/", attrs: { "data-link": "" } }, "See the pushes"), "."));
+            h("p", {}, `The inspector has no page at ${route.path}. `, h("a", { href: "/",
+            attrs: { "data-link": "" } }, "See the pushes"), "."));
         return;
     }
     document.title = "mock-apns inspector";
@@ -144,7 +146,8 @@ document.addEventListener("click", (event) => {
     const link = event.target.closest?.("a[href]");
     if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || link.target) return;
     const url = new URL(link.href, location.href);
-    if (url.origin !== location.origin || url.pathname.startsWith("/v1/") || url.pathname.startsWith("/assets/")) return;
+    if (url.origin !== location.origin || url.pathname.startsWith("/v1/") || url.pathname.startsWith(
+        "/assets/")) return;
     event.preventDefault();
     navigate(url.pathname + url.search);
 });

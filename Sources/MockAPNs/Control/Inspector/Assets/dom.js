@@ -11,10 +11,13 @@ export function h(tag, props = {}, ...children) {
         if (value == null || value === false) continue;
         if (key === "class") element.className = value;
         else if (key === "testid") element.dataset.testid = value;
-        else if (key === "data") for (const [name, item] of Object.entries(value)) element.dataset[name] = item;
+        else if (key === "data")
+            for (const [name, item] of Object.entries(value)) element.dataset[name] = item;
         else if (key === "attrs") {
-            for (const [name, item] of Object.entries(value)) if (item != null) element.setAttribute(name, item);
-        } else if (key === "on") for (const [name, handler] of Object.entries(value)) element.addEventListener(name, handler);
+            for (const [name, item] of Object.entries(value))
+                if (item != null) element.setAttribute(name, item);
+        } else if (key === "on")
+            for (const [name, handler] of Object.entries(value)) element.addEventListener(name, handler);
         else if (key === "text") element.textContent = value;
         else element[key] = value;
     }
@@ -41,6 +44,7 @@ export function replace(parent, ...children) {
 export function facts(rows, props = {}) {
     return h(
         "dl", { class: "facts", ...props },
-        rows.filter(([, value]) => value != null && value !== "").map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]),
+        rows.filter(([, value]) => value != null && value !== "").map(([term, value]) => [h("dt", {}, term), h(
+        "dd", {}, value)]),
     );
 }

@@ -36,8 +36,10 @@ export function diffJSON(before, after, limit = 500) {
         if (ka === "array") {
             const shared = Math.min(a.length, b.length);
             for (let i = 0; i < shared; i++) walk(a[i], b[i], childPath(path, i));
-            for (let i = shared; i < a.length; i++) push({ path: childPath(path, i), change: "removed", before: a[i] });
-            for (let i = shared; i < b.length; i++) push({ path: childPath(path, i), change: "added", after: b[i] });
+            for (let i = shared; i < a.length; i++) push({ path: childPath(path, i), change: "removed", before: a[
+                    i] });
+            for (let i = shared; i < b.length; i++) push({ path: childPath(path, i), change: "added", after: b[
+                i] });
             return;
         }
         for (const key of Object.keys(a)) {

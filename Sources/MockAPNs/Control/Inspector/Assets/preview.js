@@ -32,9 +32,20 @@ function urlsIn(value, path, found) {
  */
 export function previewModel(payload, topic, pushType) {
     const model = {
-        shows: false, why: null, app: topic ? String(topic).split(".").pop() : "app", title: null, subtitle: null,
-        body: null, badge: null, sound: null, thread: null, category: null, interruption: "active", mutable: false,
-        attachments: [], liveActivity: null,
+        shows: false,
+        why: null,
+        app: topic ? String(topic).split(".").pop() : "app",
+        title: null,
+        subtitle: null,
+        body: null,
+        badge: null,
+        sound: null,
+        thread: null,
+        category: null,
+        interruption: "active",
+        mutable: false,
+        attachments: [],
+        liveActivity: null,
     };
     if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
         model.why = "the payload is not a JSON object";
@@ -64,7 +75,8 @@ export function previewModel(payload, topic, pushType) {
     model.attachments = urlsIn(payload, "", []);
     if (pushType === "liveactivity" || typeof aps.event === "string") {
         model.liveActivity = {
-            event: text(aps.event), contentState: aps["content-state"] ?? null,
+            event: text(aps.event),
+            contentState: aps["content-state"] ?? null,
             attributesType: text(aps["attributes-type"]),
         };
     }
@@ -74,9 +86,9 @@ export function previewModel(payload, topic, pushType) {
         return model;
     }
     if (!hasText && model.sound == null && model.badge == null) {
-        model.why = model.liveActivity
-            ? "a Live Activity push updates the activity on the lock screen, not a notification"
-            : "aps has no alert, sound or badge";
+        model.why = model.liveActivity ?
+            "a Live Activity push updates the activity on the lock screen, not a notification" :
+            "aps has no alert, sound or badge";
         return model;
     }
     model.shows = Boolean(hasText);

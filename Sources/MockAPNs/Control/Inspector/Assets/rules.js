@@ -85,7 +85,7 @@ export function sourceOf(rule) {
         "doc/seen": "documented by Apple and observed on the live service",
         lib: "what widely used clients assume",
         open: "not confirmed anywhere: the mock's documented choice",
-    }[found.source];
+    } [found.source];
     return { tag: found.source, section: found.section, words };
 }
 

@@ -9,8 +9,15 @@ import { diffJSON } from "../jsondiff.js";
 /** How many of an activity's newest pushes the timeline fetches the records of (for their content-state). */
 const STEPS_WITH_RECORDS = 50;
 
+/** `"1" → "2"`, `(removed)` or the new value: one change of a content-state, in words. */
+function changeText(change) {
+    const before = change.change === "added" ? "" : `${JSON.stringify(change.before)} → `;
+    return before + (change.change === "removed" ? "(removed)" : JSON.stringify(change.after));
+}
+
 function outcomesText(outcomes) {
-    return Object.entries(outcomes ?? {}).filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n}`).join(", ") || "no pushes";
+    return Object.entries(outcomes ?? {}).filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n}`).join(", ") ||
+        "no pushes";
 }
 
 /** The list of activities. */
@@ -22,17 +29,23 @@ export class ActivitiesView {
     async mount(main) {
         replace(main, h("p", { class: "loading" }, "Loading the activities…"));
         const answer = await api("/v1/activities");
-        const rows = (answer.activities ?? []).map((activity) => h("tr", { testid: "activity-row", data: { id: activity.id } },
+        const rows = (answer.activities ?? []).map((activity) => h("tr", { testid: "activity-row",
+                data: { id: activity.id } },
             h("td", {}, h("a", { href: `/activity/${encodeURIComponent(activity.id)}` }, activity.id.slice(0, 8))),
-            h("td", {}, activity.attributesType), h("td", { class: `state ${activity.state}` }, activity.state),
+            h("td", {}, activity.attributesType),
+            h("td", { class: `state ${activity.state}` }, activity.state),
             h("td", { title: activity.updateToken ?? "" }, shortToken(activity.updateToken)),
             h("td", {}, h("code", {}, JSON.stringify(activity.contentState ?? null).slice(0, 60))),
             h("td", {}, outcomesText(activity.outcomes))));
         replace(main, h("h1", {}, "Live Activities"),
-            rows.length
-                ? h("table", { class: "rows" }, h("thead", {}, h("tr", {}, ["Id", "Type", "State", "Token", "Content-state", "Pushes"].map((n) => h("th", { attrs: { scope: "col" } }, n)))),
-                    h("tbody", {}, rows))
-                : h("p", { class: "empty", testid: "empty" }, "The simulated phone has no Live Activity. A push-to-start push (or POST /v1/activities) starts one; the scenario must declare its type (scenarios/live-activity.yaml, taxi-ride.yaml)."));
+            rows.length ?
+            h("table", { class: "rows" }, h("thead", {}, h("tr", {}, ["Id", "Type", "State", "Token",
+                    "Content-state", "Pushes"
+                ].map((n) => h("th", { attrs: { scope: "col" } }, n)))),
+                h("tbody", {}, rows)) :
+            h("p", { class: "empty", testid: "empty" },
+                "The simulated phone has no Live Activity. A push-to-start push (or POST /v1/activities) " +
+                "starts one; the scenario must declare its type (scenarios/live-activity.yaml, taxi-ride.yaml)."));
     }
 }
 
@@ -53,9 +66,12 @@ export class ActivityView {
         let activity;
         let clock;
         try {
-            [activity, clock] = await Promise.all([api(`/v1/activities/${encodeURIComponent(this.id)}`), api("/v1/clock")]);
+            [activity, clock] = await Promise.all([api(`/v1/activities/${encodeURIComponent(this.id)}`), api(
+                "/v1/clock")]);
         } catch (error) {
-            replace(this.main, h("h1", {}, "Live Activity"), h("p", { class: "empty", testid: "not-found" }, error.message), h("p", {}, h("a", { href: "/activities" }, "All activities")));
+            replace(this.main, h("h1", {}, "Live Activity"),
+                h("p", { class: "empty", testid: "not-found" }, error.message),
+                h("p", {}, h("a", { href: "/activities" }, "All activities")));
             return;
         }
         const history = activity.history ?? [];
@@ -73,10 +89,13 @@ export class ActivityView {
             h("nav", { class: "crumbs" }, h("a", { href: "/activities" }, "← Activities")),
             h("h1", {}, `${activity.attributesType} `, h("small", {}, activity.id)),
             facts([
-                ["state", h("span", { class: `state ${activity.state}`, testid: "activity-state" }, activity.state)],
+                ["state", h("span", { class: `state ${activity.state}`, testid: "activity-state" },
+                    activity.state)],
                 ["attributes", h("code", {}, JSON.stringify(activity.attributes))],
-                ["content-state now", h("code", { testid: "activity-content-state" }, JSON.stringify(activity.contentState))],
-                ["update token", activity.updateToken ? h("code", { title: activity.updateToken }, shortToken(activity.updateToken)) : "-"],
+                ["content-state now", h("code", { testid: "activity-content-state" }, JSON.stringify(
+                    activity.contentState))],
+                ["update token", activity.updateToken ? h("code", { title: activity.updateToken },
+                    shortToken(activity.updateToken)) : "-"],
                 ["pushes", outcomesText(activity.outcomes)],
                 ["budget", this.budgetText(history, clock)],
                 ["stale date", activity.staleDate],
@@ -85,13 +104,15 @@ export class ActivityView {
             ]),
             this.clockControls(clock),
             h("h2", {}, "Timeline"),
-            activity.historyDropped ? h("p", { class: "hint" }, `${count(activity.historyDropped)} older pushes are not kept in the history.`) : null,
+            activity.historyDropped ? h("p", { class: "hint" },
+                `${count(activity.historyDropped)} older pushes are not kept in the history.`) : null,
             this.timeline(activity, history, records, clock));
     }
 
     budgetText(history, clock) {
         const now = Date.parse(clock.now);
-        const hour = history.filter((entry) => entry.priority === 10 && now - Date.parse(entry.at) < 3600 * 1000).length;
+        const recent = (entry) => entry.priority === 10 && now - Date.parse(entry.at) < 3600 * 1000;
+        const hour = history.filter(recent).length;
         return `${hour} priority-10 push${hour === 1 ? "" : "es"} in the hour before the clock's now`;
     }
 
@@ -104,12 +125,13 @@ export class ActivityView {
             const applied = ["started", "applied", "ended"].includes(entry.outcome);
             let diff = null;
             if (state !== undefined && applied) {
-                const { changes } = previousState === null ? { changes: null } : diffJSON(previousState, state);
-                diff = changes === null
-                    ? h("code", {}, JSON.stringify(state))
-                    : changes.length === 0 ? h("span", { class: "hint" }, "content-state unchanged")
-                        : h("ul", { class: "diff-list" }, changes.map((c) => h("li", { class: c.change },
-                            h("code", {}, c.path), ` ${c.change === "added" ? "" : JSON.stringify(c.before) + " → "}${c.change === "removed" ? "(removed)" : JSON.stringify(c.after)}`)));
+                const { changes } = previousState === null ? { changes: null } : diffJSON(previousState,
+                    state);
+                diff = changes === null ?
+                    h("code", {}, JSON.stringify(state)) :
+                    changes.length === 0 ? h("span", { class: "hint" }, "content-state unchanged") :
+                    h("ul", { class: "diff-list" }, changes.map((c) => h("li", { class: c.change },
+                        h("code", {}, c.path), ` ${changeText(c)}`)));
                 previousState = state;
             } else if (state !== undefined) {
                 diff = h("span", { class: "hint" }, "not applied: ", h("code", {}, JSON.stringify(state)));
@@ -117,19 +139,24 @@ export class ActivityView {
             const label = index === 0 && activity.startedByPush ? "push-to-start" : entry.event ?? "push";
             items.push({
                 at: entry.at,
-                node: h("li", { class: `step ${entry.outcome}`, testid: "timeline-step", data: { event: entry.event ?? "", outcome: entry.outcome, seq: String(entry.sequence) } },
+                node: h("li", { class: `step ${entry.outcome}`, testid: "timeline-step",
+                        data: { event: entry.event ?? "", outcome: entry.outcome, seq: String(
+                                entry.sequence) } },
                     h("time", { attrs: { datetime: entry.at } }, timeOfDay(entry.at)),
                     h("span", { class: "event" }, label),
                     h("span", { class: `outcome ${entry.outcome}` }, entry.outcome),
                     h("a", { href: `/push/${entry.sequence}` }, `#${entry.sequence}`),
-                    entry.priority != null ? h("span", { class: "hint" }, ` priority ${entry.priority}`) : null,
+                    entry.priority != null ? h("span", { class: "hint" },
+                        ` priority ${entry.priority}`) : null,
                     entry.reason ? h("p", { class: "why" }, entry.reason) : null,
                     diff ? h("div", { class: "state-diff" }, diff) : null),
             });
         });
         const mark = (at, label, kind) => at && items.push({
-            at, node: h("li", { class: `step marker ${kind}`, testid: "timeline-marker", data: { kind } },
-                h("time", { attrs: { datetime: at } }, timeOfDay(at)), h("span", { class: "event" }, label)),
+            at,
+            node: h("li", { class: `step marker ${kind}`, testid: "timeline-marker", data: { kind } },
+                h("time", { attrs: { datetime: at } }, timeOfDay(at)), h("span", { class: "event" },
+                    label)),
         });
         if (!activity.startedByPush) mark(activity.startedAt, "started by the app (no push)", "local-start");
         mark(activity.staleDate, "stale date", "stale");
@@ -137,15 +164,19 @@ export class ActivityView {
         mark(activity.dismissedAt, "dismissed", "dismissed");
         if (!activity.dismissedAt) mark(activity.dismissesAt, "will be dismissed", "dismisses");
         if (!activity.endedAt) mark(activity.endsAt, "will end (8 hours)", "ends");
-        mark(clock.now, `the mock's clock now${clock.offset && clock.offset !== "0s" ? ` (real time ${clock.offset.startsWith("-") ? "" : "+"}${clock.offset})` : ""}`, "now");
+        const moved = clock.offset && clock.offset !== "0s";
+        const offset = moved ? ` (real time ${clock.offset.startsWith("-") ? "" : "+"}${clock.offset})` : "";
+        mark(clock.now, `the mock's clock now${offset}`, "now");
         items.sort((x, y) => Date.parse(x.at) - Date.parse(y.at));
         return h("ol", { class: "timeline", testid: "activity-timeline" }, items.map((item) => item.node));
     }
 
     clockControls(clock) {
         const readOnly = this.context.info.readOnly;
-        const advance = h("input", { type: "text", value: "1h", size: 6, attrs: { "aria-label": "advance by" }, testid: "clock-advance" });
-        const set = h("input", { type: "text", value: clock.now, size: 26, attrs: { "aria-label": "set to" }, testid: "clock-set" });
+        const advance = h("input", { type: "text", value: "1h", size: 6, attrs: { "aria-label": "advance by" },
+            testid: "clock-advance" });
+        const set = h("input", { type: "text", value: clock.now, size: 26, attrs: { "aria-label": "set to" },
+            testid: "clock-set" });
         const move = async (body) => {
             try {
                 await api("/v1/clock", { method: "POST", json: body });
@@ -154,13 +185,16 @@ export class ActivityView {
                 this.context.showError(`The clock did not move: ${error.message}`);
             }
         };
-        const form = (input, label, body) => h("form", { on: { submit: (event) => { event.preventDefault(); move(body(input.value.trim())); } } },
+        const form = (input, label, body) => h("form", { on: { submit: (event) => { event.preventDefault();
+                        move(body(input.value.trim())); } } },
             h("button", { type: "submit", disabled: readOnly }, label), input);
         return h("section", { class: "card clock", testid: "clock", attrs: { "aria-label": "The mock's clock" } },
-            h("p", {}, "The mock's clock: ", h("time", { testid: "clock-now", attrs: { datetime: clock.now } }, clock.now), ` (offset ${clock.offset})`),
+            h("p", {}, "The mock's clock: ", h("time", { testid: "clock-now", attrs: { datetime: clock.now } },
+                clock.now), ` (offset ${clock.offset})`),
             h("div", { class: "buttons" },
                 form(advance, "Advance", (value) => ({ advance: value })),
                 form(set, "Set", (value) => ({ set: value })),
-                h("button", { type: "button", disabled: readOnly, testid: "clock-reset", on: { click: () => move({ reset: true }) } }, "Real time")));
+                h("button", { type: "button", disabled: readOnly, testid: "clock-reset", on: { click: () =>
+                            move({ reset: true }) } }, "Real time")));
     }
 }

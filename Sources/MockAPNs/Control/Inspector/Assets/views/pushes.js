@@ -12,6 +12,9 @@ export const PAGE_SIZE = 100;
 /** How often arrived records are drawn, in milliseconds. */
 const FLUSH_INTERVAL = 250;
 
+/** The list's columns. */
+const COLUMNS = ["Seq", "Time", "Token", "Topic", "Type", "Pri", "APNs", "Phone", "Content"];
+
 /** One row's cells from a summary (a record of another kind has only `sequence`, `kind` and `receivedAt`). */
 function rowCells(summary) {
     const seq = String(summary.sequence);
@@ -22,8 +25,10 @@ function rowCells(summary) {
     const device = summary.device ?? null;
     return [
         h("td", { class: "seq" }, h("a", { href: `/push/${seq}`, attrs: { tabindex: "-1" } }, `#${seq}`),
-            summary.replayOf != null ? h("span", { class: "tag", title: `replay of #${summary.replayOf}` }, "replay") : null),
-        h("td", { class: "time" }, h("time", { attrs: { datetime: summary.receivedAt } }, timeOfDay(summary.receivedAt))),
+            summary.replayOf != null
+                ? h("span", { class: "tag", title: `replay of #${summary.replayOf}` }, "replay") : null),
+        h("td", { class: "time" },
+            h("time", { attrs: { datetime: summary.receivedAt } }, timeOfDay(summary.receivedAt))),
         h("td", { class: "token", title: summary.token ?? "" }, other ? "-" : shortToken(summary.token)),
         h("td", { class: "topic", title: summary.topic ?? "" }, other ? "-" : (summary.topic ?? "-")),
         h("td", { class: "type" }, other ? summary.kind : (summary.pushType ?? "-")),
@@ -31,7 +36,8 @@ function rowCells(summary) {
         h("td", { class: `answer ${answerClass}`, title: summary.rule ?? "" }, answer),
         h("td", { class: `phone ${device ?? ""}` }, device ?? ""),
         h("td", { class: "content" }, other ? "" : (summary.text ?? ""),
-            summary.notes ? h("span", { class: "notes", title: `${summary.notes} note(s)` }, ` ✱${summary.notes}`) : null),
+            summary.notes ? h("span", { class: "notes", title: `${summary.notes} note(s)` }, ` ✱${summary.notes}`) :
+            null),
     ];
 }
 
@@ -92,17 +98,24 @@ export class PushesView {
     build() {
         this.tbody = h("tbody", {});
         this.pill = h("button", {
-            class: "pill", type: "button", testid: "new-pill", hidden: true,
+            class: "pill",
+            type: "button",
+            testid: "new-pill",
+            hidden: true,
             on: { click: () => this.showNewest() },
         });
         this.followButton = h("button", {
-            type: "button", testid: "follow", attrs: { "aria-pressed": String(this.following) },
+            type: "button",
+            testid: "follow",
+            attrs: { "aria-pressed": String(this.following) },
             on: { click: () => this.setFollowing(!this.following) },
         }, this.following ? "Pause" : "Follow");
         this.info = h("p", { class: "journal-info", testid: "journal-info" });
         this.empty = h("p", { class: "empty", testid: "empty", hidden: true });
-        this.olderButton = h("button", { type: "button", testid: "older", on: { click: () => this.goOlder() } }, "Older →");
-        this.newerButton = h("button", { type: "button", testid: "newer", on: { click: () => this.goNewer() } }, "← Newer");
+        this.olderButton = h("button", { type: "button", testid: "older", on: { click: () => this.goOlder() } },
+            "Older →");
+        this.newerButton = h("button", { type: "button", testid: "newer", on: { click: () => this.goNewer() } },
+            "← Newer");
         this.newestButton = h("button", { type: "button", on: { click: () => this.showNewest() } }, "Newest");
         const heading = this.query ? `Pushes matching ${this.query}` : "Pushes";
         this.root = h("section", { class: "pushes", attrs: { "aria-labelledby": "pushes-title" } },
@@ -112,15 +125,15 @@ export class PushesView {
                 this.newestButton),
             this.pill,
             h("table", { class: "rows", testid: "push-list", attrs: { "aria-describedby": "pushes-title" } },
-                h("thead", {}, h("tr", {}, ["Seq", "Time", "Token", "Topic", "Type", "Pri", "APNs", "Phone", "Content"]
-                    .map((name) => h("th", { attrs: { scope: "col" } }, name)))),
+                h("thead", {}, h("tr", {}, COLUMNS.map((name) => h("th", { attrs: { scope: "col" } }, name)))),
                 this.tbody),
             this.empty,
             h("nav", { class: "pager", attrs: { "aria-label": "Pages" } }, this.newerButton, this.olderButton),
             this.info);
         if (!this.scrollListener) {
             this.scrollListener = () => {
-                if (this.attached && this.atTop() && this.list.pending > 0 && this.following && this.older == null) {
+                if (this.attached && this.atTop() && this.list.pending > 0 && this.following && this.older ==
+                    null) {
                     this.showNewest();
                 }
             };
@@ -148,7 +161,9 @@ export class PushesView {
         }
         this.journal = answer.journal ?? null;
         this.list.load(answer.records ?? []);
-        if (this.journal?.newest != null) this.list.newestSeen = Math.max(this.list.newestSeen, Number(this.journal.newest));
+        if (this.journal?.newest != null) {
+            this.list.newestSeen = Math.max(this.list.newestSeen, Number(this.journal.newest));
+        }
         this.draw();
         return true;
     }
@@ -191,13 +206,16 @@ export class PushesView {
                 try {
                     this.list.receive(JSON.parse(event.data));
                 } catch {
-                    this.context.showError("The record stream sent an event that is not JSON; the list may miss it.");
+                    this.context.showError(
+                        "The record stream sent an event that is not JSON; the list may miss it.");
                 }
             },
             onState: (state, detail) => {
                 this.streamState = state;
-                if (state === "live") this.context.setBadge("live", "new records arrive as they are recorded");
-                else if (state === "reconnecting") this.context.setBadge("reconnecting", `the stream dropped: ${detail}; trying again`);
+                if (state === "live") this.context.setBadge("live",
+                    "new records arrive as they are recorded");
+                else if (state === "reconnecting") this.context.setBadge("reconnecting",
+                    `the stream dropped: ${detail}; trying again`);
                 else if (state === "failed") {
                     this.context.setBadge("off", detail);
                     this.context.showError(`The live list stopped: ${detail}`);
@@ -241,7 +259,9 @@ export class PushesView {
         const seq = String(summary.sequence);
         const rejected = summary.accepted === false;
         return h("tr", {
-            testid: "push-row", data: { seq }, class: rejected ? "rejected" : "",
+            testid: "push-row",
+            data: { seq },
+            class: rejected ? "rejected" : "",
             attrs: { tabindex: "-1", "aria-selected": String(this.selected === seq) },
             on: {
                 click: (event) => {
@@ -267,7 +287,8 @@ export class PushesView {
     drawInfo() {
         const rows = this.list.rows;
         const parts = [];
-        if (rows.length) parts.push(`Showing #${rows[rows.length - 1].sequence}–#${rows[0].sequence} (${count(rows.length)} rows)`);
+        if (rows.length) parts.push(
+            `Showing #${rows[rows.length - 1].sequence}–#${rows[0].sequence} (${count(rows.length)} rows)`);
         const j = this.journal;
         if (j) {
             if (j.held != null) parts.push(`the journal holds ${count(j.held)} record${j.held === 1 ? "" : "s"}`);
@@ -291,7 +312,10 @@ export class PushesView {
         window.scrollTo(0, 0);
         const url = routeURL({ view: "pushes", q: this.query });
         if (this.older != null) this.context.navigate(url);
-        else this.load().then(() => this.context.toast("Showing the newest pushes."), (error) => this.context.showError(error.message));
+        else {
+            this.load().then(() => this.context.toast("Showing the newest pushes."),
+                (error) => this.context.showError(error.message));
+        }
     }
 
     goOlder() {
@@ -314,7 +338,8 @@ export class PushesView {
     select(seq, { focus = true } = {}) {
         const target = this.tbody.querySelector(`tr[data-seq="${CSS.escape(String(seq))}"]`);
         if (!target) return false;
-        for (const row of this.tbody.querySelectorAll('tr[aria-selected="true"]')) row.setAttribute("aria-selected", "false");
+        for (const row of this.tbody.querySelectorAll('tr[aria-selected="true"]')) row.setAttribute("aria-selected",
+            "false");
         target.setAttribute("aria-selected", "true");
         this.selected = String(seq);
         if (focus) {

@@ -18,13 +18,16 @@ export function verdictCard(record, { testid = "verdict", title = "APNs answered
         h("h2", {}, title),
         h("p", { class: "answer", testid: "verdict-answer" }, answerWords(record)),
         h("p", { class: "rule" }, "rule ", h("code", { testid: "verdict-rule" }, record.rule ?? "-"),
-            source ? h("span", { class: `source ${source.tag.replace("/", "-")}`, title: source.words, testid: "verdict-source" },
+            source ? h("span", { class: `source ${source.tag.replace("/", "-")}`, title: source.words,
+                    testid: "verdict-source" },
                 `${source.tag}${source.section ? ` ${source.section}` : ""}`) : null),
         record.explanation ? h("p", { class: "why", testid: "verdict-why" }, record.explanation) : null,
-        source ? h("p", { class: "source-words" }, `Source: ${source.words}${source.section ? ` (apns-reference ${source.section})` : ""}.`) : null,
+        source ? h("p", { class: "source-words" },
+            `Source: ${source.words}${source.section ? ` (apns-reference ${source.section})` : ""}.`) : null,
         record.notes?.length ? h("ul", { class: "notes", attrs: { "aria-label": "notes" } },
             record.notes.map((note) => h("li", {}, note))) : null,
-        record.response?.apnsID ? h("p", { class: "apns-id" }, "apns-id ", h("code", {}, record.response.apnsID)) : null);
+        record.response?.apnsID ? h("p", { class: "apns-id" }, "apns-id ", h("code", {}, record.response.apnsID)) :
+        null);
 }
 
 /** The phone's verdict: what the simulated phone did with the push (Live Activities), or why there is none. */
@@ -35,18 +38,22 @@ export function deviceCard(record) {
             h("h2", {}, "The phone"),
             h("p", { testid: "device-outcome", class: "outcome none", data: { outcome: "" } },
                 record.accepted ? "no simulated phone received this push" : "not delivered: APNs refused it"),
-            h("p", { class: "hint" }, record.accepted
-                ? "The simulated phone decides Live Activity pushes; for other push types the verdict above is all there is."
-                : "A push APNs refuses never reaches a phone."));
+            h("p", { class: "hint" }, record.accepted ?
+                "The simulated phone decides Live Activity pushes; for other push types the verdict above is " +
+                "all there is." :
+                "A push APNs refuses never reaches a phone."));
     }
     const activity = device.activity;
-    return h("section", { class: `card device ${device.outcome}`, testid: "device", attrs: { "aria-label": "The phone" } },
+    return h("section", { class: `card device ${device.outcome}`, testid: "device",
+        attrs: { "aria-label": "The phone" } },
         h("h2", {}, "The phone"),
-        h("p", { class: `outcome ${device.outcome}`, testid: "device-outcome", data: { outcome: device.outcome } }, device.outcome),
+        h("p", { class: `outcome ${device.outcome}`, testid: "device-outcome", data: { outcome: device.outcome } },
+            device.outcome),
         device.reason ? h("p", { class: "why", testid: "device-reason" }, device.reason) : null,
         device.warnings?.length ? h("ul", { class: "warnings-list", attrs: { "aria-label": "warnings" } },
             device.warnings.map((warning) => h("li", {}, warning))) : null,
         device.notes?.length ? h("ul", { class: "notes", attrs: { "aria-label": "notes" } },
             device.notes.map((note) => h("li", {}, note))) : null,
-        activity ? h("p", {}, "activity ", h("a", { href: `/activity/${encodeURIComponent(activity)}` }, activity)) : null);
+        activity ? h("p", {}, "activity ", h("a", { href: `/activity/${encodeURIComponent(activity)}` },
+        activity)) : null);
 }
