@@ -3,12 +3,12 @@
 import { api, ApiError, onTokenNeeded } from "./api.js";
 import { h, replace } from "./dom.js";
 import { parseRoute, routeURL } from "./route.js";
-import { PushesView } from "./views/pushes.js";
-import { PushView } from "./views/push.js";
-import { CompareView } from "./views/compare.js";
-import { ActivitiesView, ActivityView } from "./views/activities.js";
-import { ConnectionsView } from "./views/connections.js";
-import { WorldView } from "./views/world.js";
+import { PushesView } from "./view-pushes.js";
+import { PushView } from "./view-push.js";
+import { CompareView } from "./view-compare.js";
+import { ActivitiesView, ActivityView } from "./view-activities.js";
+import { ConnectionsView } from "./view-connections.js";
+import { WorldView } from "./view-world.js";
 import { copyCurl, replay } from "./actions.js";
 
 const main = document.getElementById("main");

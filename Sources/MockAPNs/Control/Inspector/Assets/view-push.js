@@ -1,15 +1,15 @@
 // The Push view (`/push/{seq}`): why APNs answered it so and what the phone did, with the request below and the
 // field at fault marked; actions: copy as curl, copy JSON, replay, edit and replay, compare with another.
-import { api, copyText } from "../api.js";
-import { h, replace, facts } from "../dom.js";
-import { bytes, duration, payloadLimit, pretty, timeOfDay, utf8Length } from "../format.js";
-import { jsonLines } from "../jsonlines.js";
-import { isWithin } from "../jsonpath.js";
-import { bearerToken, decodeJWT, issuedAtSeconds, tokenAge } from "../jwt.js";
-import { previewModel } from "../preview.js";
-import { deviceFaultPath, faultOf } from "../rules.js";
-import { replay } from "../actions.js";
-import { deviceCard, verdictCard } from "./verdict.js";
+import { api, copyText } from "./api.js";
+import { h, replace, facts } from "./dom.js";
+import { bytes, duration, payloadLimit, pretty, timeOfDay, utf8Length } from "./format.js";
+import { jsonLines } from "./jsonlines.js";
+import { isWithin } from "./jsonpath.js";
+import { bearerToken, decodeJWT, issuedAtSeconds, tokenAge } from "./jwt.js";
+import { previewModel } from "./preview.js";
+import { deviceFaultPath, faultOf } from "./rules.js";
+import { replay } from "./actions.js";
+import { deviceCard, verdictCard } from "./view-verdict.js";
 
 /** A JSON value as lines, those inside `faultPath` marked (data-testid="fault-line"). */
 export function jsonBlock(value, faultPath, props = {}) {

@@ -1,11 +1,11 @@
 // The Pushes view (`/`): newest first, one row per record summary, filled live from the record stream. At most
 // one page of rows is in the DOM; new records are drawn at most four times a second, and only while the reader
 // follows at the top; otherwise a "N new" pill counts them and nothing moves under the reader.
-import { api, follow, ApiError } from "../api.js";
-import { h, replace } from "../dom.js";
-import { answerText, count, shortToken, timeOfDay } from "../format.js";
-import { LiveList } from "../livelist.js";
-import { queryErrorPlace, routeURL } from "../route.js";
+import { api, follow, ApiError } from "./api.js";
+import { h, replace } from "./dom.js";
+import { answerText, count, shortToken, timeOfDay } from "./format.js";
+import { LiveList } from "./livelist.js";
+import { queryErrorPlace, routeURL } from "./route.js";
 
 /** Rows on a page: the most the DOM ever holds. */
 export const PAGE_SIZE = 100;

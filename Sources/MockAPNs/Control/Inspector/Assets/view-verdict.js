@@ -1,7 +1,7 @@
 // The parts of a push's page that Compare and replay show too: the verdict card and the phone's verdict.
-import { h } from "../dom.js";
-import { answerText } from "../format.js";
-import { sourceOf } from "../rules.js";
+import { h } from "./dom.js";
+import { answerText } from "./format.js";
+import { sourceOf } from "./rules.js";
 
 /** The APNs answer of a record in words: `200 accepted`, `400 BadDeviceToken`, `no answer (drop)`. */
 export function answerWords(record) {

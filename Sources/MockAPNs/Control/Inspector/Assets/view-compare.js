@@ -1,9 +1,9 @@
 // The Compare view (`/compare/{a}/{b}`): two pushes side by side — the verdicts, the headers, and the payloads as
 // a diff by JSON path — for "my server's push against the one that worked".
-import { api } from "../api.js";
-import { h, replace } from "../dom.js";
-import { diffHeaders, diffJSON } from "../jsondiff.js";
-import { deviceCard, verdictCard } from "./verdict.js";
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { diffHeaders, diffJSON } from "./jsondiff.js";
+import { deviceCard, verdictCard } from "./view-verdict.js";
 
 function shown(value) {
     if (value === undefined) return "";

@@ -1,10 +1,10 @@
 // The Activities views: `/activities` lists the simulated phone's Live Activities; `/activity/{id}` draws one
 // as a timeline — push-to-start, start, updates, end, dismissal — with each step's content-state as a diff from
 // the one before, ignored or dropped pushes inline with their reason, and the mock's clock on it.
-import { api } from "../api.js";
-import { h, replace, facts } from "../dom.js";
-import { count, shortToken, timeOfDay } from "../format.js";
-import { diffJSON } from "../jsondiff.js";
+import { api } from "./api.js";
+import { h, replace, facts } from "./dom.js";
+import { count, shortToken, timeOfDay } from "./format.js";
+import { diffJSON } from "./jsondiff.js";
 
 /** How many of an activity's newest pushes the timeline fetches the records of (for their content-state). */
 const STEPS_WITH_RECORDS = 50;

@@ -1,9 +1,9 @@
 // The World view (`/world`): the loaded scenario (apps, devices, keys, scripted rules), reset, and — under
 // `mock-apns run` or for a scenario with expectations — the expectations checked with POST /v1/verify, each
 // linking to the pushes it looked at.
-import { api } from "../api.js";
-import { h, replace, facts } from "../dom.js";
-import { shortToken } from "../format.js";
+import { api } from "./api.js";
+import { h, replace, facts } from "./dom.js";
+import { shortToken } from "./format.js";
 
 function table(headings, rows, testid) {
     if (!rows.length) return h("p", { class: "hint" }, "none");

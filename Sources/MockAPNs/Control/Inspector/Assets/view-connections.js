@@ -1,8 +1,8 @@
 // The Connections view (`/connections`): each APNs connection with its auth, ALPN, pushes and answers, and the
 // stream-limit changes, GOAWAYs and resets it saw (GET /v1/connections).
-import { api } from "../api.js";
-import { h, replace } from "../dom.js";
-import { timeOfDay } from "../format.js";
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { timeOfDay } from "./format.js";
 
 const COLUMNS = ["Id", "From", "Open", "ALPN", "Auth", "Pushes", "Answers", "Events"];
 
