@@ -301,3 +301,17 @@ def test_nothing_from_a_payload_is_rendered_as_html(page, mock):
     open_push(page, mock, record["sequence"])
     assert not css(page, "main img") and not css(page, "main b")
     assert "<img src=x onerror=alert(1)>" in one(page, '[data-testid="preview"]').text
+
+
+def test_paused_the_list_holds_still_and_a_pill_counts_the_new_pushes(page, mock):
+    first = mock.push()
+    open_list(page, mock)
+    one(page, '[data-testid="follow"]').click()
+    assert one(page, '[data-testid="follow"]').get_attribute("aria-pressed") == "false"
+    later = [mock.push(), mock.push()]
+    pill = one(page, '[data-testid="new-pill"]')
+    wait_for(page, lambda d: pill.is_displayed() and pill.text.startswith("2 new"), 5, "no pill counting 2 new")
+    assert row_seqs(page) == [first["sequence"]]
+    pill.click()
+    wait_for(page, lambda d: row_seqs(d) == [later[1]["sequence"], later[0]["sequence"], first["sequence"]], 5)
+    assert not pill.is_displayed()
