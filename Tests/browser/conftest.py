@@ -158,11 +158,13 @@ def mock(tmp_path_factory) -> Mock:
     server.page_url = server.control_url
     proxy = None
     if os.environ.get("INSPECTOR_DEV_PROXY"):
-        # Developing the page: a proxy that serves Assets/ from the working tree (no rebuild per edit) and
-        # forwards /v1 to the mock. INSPECTOR_DEV_PROXY names its script: SCRIPT ASSETS UPSTREAM PORT.
+        # Working on the page: devproxy.py serves Assets/ from the working tree (no rebuild per edit) and
+        # forwards the rest to the mock. INSPECTOR_DEV_PROXY=1, or the path of another such script.
         port = 18000 + os.getpid() % 1000
         assets = ROOT / "Sources" / "MockAPNs" / "Control" / "Inspector" / "Assets"
         script = os.environ["INSPECTOR_DEV_PROXY"]
+        if script == "1":
+            script = str(Path(__file__).resolve().parent / "devproxy.py")
         proxy = subprocess.Popen(["python3", script, str(assets), server.control_url, str(port)],
                                  env={**os.environ, "DEV_APNS_URL": server.apns_url or ""})
         server.page_url = f"http://127.0.0.1:{port}"
