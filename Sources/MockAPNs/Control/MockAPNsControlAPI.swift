@@ -6,7 +6,8 @@ import ServiceLifecycle
 
 /// The HTTP control API of a running server: HTTP/1.1 + JSON on its own port (Hummingbird).
 ///
-/// A thin front end over the server's in-process `MockAPNsControl` operations, plus `/metrics` and `/healthz`.
+/// A thin front end over the server's in-process `MockAPNsControl` operations, plus `/metrics` and `/healthz`, and
+/// the inspector's page at `/` (`InspectorRoutes`).
 /// Bound to 127.0.0.1 unless told otherwise, because it can change what the mock answers.
 ///
 /// ```swift
@@ -56,7 +57,8 @@ public final class MockAPNsControlAPI: Sendable {
     /// - Parameters:
     ///   - host: the address to bind; keep the loopback default unless the API must be reached from elsewhere.
     ///   - port: the port; 0 picks a free one (read it from `port`).
-    ///   - token: when given, every route but `/healthz` needs `Authorization: Bearer <token>`.
+    ///   - token: when given, every route but `/healthz` and the inspector's page and assets needs
+    ///     `Authorization: Bearer <token>`.
     public static func start(
         server: MockAPNsServer, host: String = "127.0.0.1", port: Int = ControlRoutes.defaultPort,
         token: String? = nil, logger: Logger = Logger(label: "mock-apns.control")
@@ -67,6 +69,7 @@ public final class MockAPNsControlAPI: Sendable {
         let router = Router()
         router.add(middleware: ControlErrorMiddleware(token: token))
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
+        InspectorRoutes().register(on: router)
 
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
