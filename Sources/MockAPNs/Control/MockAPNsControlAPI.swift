@@ -47,7 +47,10 @@ public final class MockAPNsControlAPI: Sendable {
     }
 
     /// `http://host:port`, for clients.
-    public var url: String {
+    public var url: String { Self.url(host: host, port: port) }
+
+    /// `http://host:port` for a control API bound to `host` and `port`: a wildcard address reads as loopback.
+    static func url(host: String, port: Int) -> String {
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         return shown.contains(":") ? "http://[\(shown)]:\(port)" : "http://\(shown):\(port)"
     }
@@ -59,17 +62,21 @@ public final class MockAPNsControlAPI: Sendable {
     ///   - port: the port; 0 picks a free one (read it from `port`).
     ///   - token: when given, every route but `/healthz` and the inspector's page and assets needs
     ///     `Authorization: Bearer <token>`.
+    ///   - info: what `GET /v1/info` says; by default a live mock with no journal file, not under `run`.
     public static func start(
         server: MockAPNsServer, host: String = "127.0.0.1", port: Int = ControlRoutes.defaultPort,
-        token: String? = nil, logger: Logger = Logger(label: "mock-apns.control")
+        token: String? = nil, info: InspectorInfo? = nil, logger: Logger = Logger(label: "mock-apns.control")
     ) async throws -> MockAPNsControlAPI {
         let longRequests = ControlShutdown()
         let requestMetrics = RequestMetrics(clock: server.engine.clock)
         let observer = server.journal.addCounter { record in requestMetrics.observe(record) }
+        let boundPort = NIOLockedValueBox(port)
         let router = Router()
         router.add(middleware: ControlErrorMiddleware(token: token))
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
-        InspectorRoutes().register(on: router)
+        InspectorRoutes(info: info ?? .live(server: server)) {
+            url(host: host, port: boundPort.withLockedValue { $0 })
+        }.register(on: router)
 
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
@@ -77,7 +84,6 @@ public final class MockAPNsControlAPI: Sendable {
         var applicationLogger = logger
         if logger.logLevel == .info { applicationLogger.logLevel = .notice }
         let hintLog = RateLimitedLog()
-        let boundPort = NIOLockedValueBox(port)
         let application = Application(
             router: router,
             server: .http1(

@@ -147,6 +147,16 @@ public final class Journal: Sendable {
     /// How many records were dropped to respect the capacity since the last clear.
     public var droppedCount: UInt64 { state.withLockedValue { $0.dropped } }
 
+    /// The oldest and newest sequence numbers kept, how many records are kept and how many were dropped since the
+    /// last clear, read together (the `journal` member of `GET /v1/requests`).
+    public var holdings: JournalHoldings {
+        state.withLockedValue { state in
+            JournalHoldings(
+                oldest: state.records.oldestSequence, newest: state.records.newest?.sequence,
+                held: state.records.count, dropped: state.dropped)
+        }
+    }
+
     /// How many requests were recorded since the server started (clearing does not reset it).
     public var totalCount: UInt64 { state.withLockedValue { $0.total } }
 

@@ -1,13 +1,18 @@
 import Hummingbird
 import NIOCore
 
-/// The inspector on the control port: the page at its own paths and its files under `/assets/`.
+/// The inspector on the control port: the page at its own paths, its files under `/assets/`, and `GET /v1/info`.
 ///
 /// The page is a client of the control API and nothing else: it routes itself from `location.pathname`, so each of
 /// `pagePaths` answers the same `index.html`, and it builds every view from the documented `/v1` routes. These
 /// routes never need the control token (the page asks for it on a 401 from `/v1`), and every answer carries
 /// `securityHeaders`: the page runs no inline script and fetches nothing from anywhere else.
 struct InspectorRoutes: Sendable {
+    /// What `GET /v1/info` answers.
+    let info: InspectorInfo
+    /// The control API's URL, known once it listens.
+    let controlURL: @Sendable () -> String
+
     /// The page's paths (`{…}` stands for one path segment): each answers `index.html`.
     static let pagePaths = [
         "/", "/push/{seq}", "/compare/{a}/{b}", "/activities", "/activity/{id}", "/connections", "/world",
@@ -28,12 +33,13 @@ struct InspectorRoutes: Sendable {
         .cacheControl: "no-cache",
     ]
 
-    /// Adds the page and asset routes to `router`.
+    /// Adds the page and asset routes and `GET /v1/info` to `router`.
     func register(on router: Router<BasicRequestContext>) {
         for path in Self.pagePaths {
             router.get(RouterPath(path)) { _, _ in Self.page() }
         }
         router.get("/assets/**") { request, _ in Self.asset(path: request.uri.path) }
+        router.get("/v1/info") { _, _ in ControlResponse.json(self.info.json(controlURL: self.controlURL())) }
     }
 
     /// Whether `path` is one of the page's or an asset's: those need no control token.
