@@ -72,6 +72,7 @@ public final class MockAPNsControlAPI: Sendable {
         let observer = server.journal.addCounter { record in requestMetrics.observe(record) }
         let boundPort = NIOLockedValueBox(port)
         let router = Router()
+        router.add(middleware: CrossSiteGuard(host: host) { boundPort.withLockedValue { $0 } })
         router.add(middleware: ControlErrorMiddleware(token: token))
         ControlHandlers(server: server, longRequests: longRequests, requestMetrics: requestMetrics).register(on: router)
         InspectorRoutes(info: info ?? .live(server: server)) {
