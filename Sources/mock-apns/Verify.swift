@@ -46,7 +46,7 @@ struct Verify: ParsableCommand {
         }
         let start = startedAt.flatMap(Timestamp.date(fromText:)) ?? records.first?.receivedAt ?? Date()
         let report = loaded.verify(records, startedAt: start)
-        let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start)
+        let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start, journalFile: journal)
         let status = verdict.exitStatus(outputsWritten: outputs.write(verdict))
         if status != 0 { throw ExitCode(status) }
     }
