@@ -5,6 +5,8 @@ struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The token every route but `/healthz` and the inspector's page and assets requires as
     /// `Authorization: Bearer <token>`; `nil` for none.
     let token: String?
+    /// The routes an unknown route's 404 lists.
+    var routes = ControlRoutes.summary
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -30,7 +32,7 @@ struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return ControlResponse.scenarioError(error)
         } catch let error as HTTPError where error.status == .notFound {
             return ControlResponse.error(
-                "no route \(request.method) \(request.uri.path); the routes are: \(ControlRoutes.summary)",
+                "no route \(request.method) \(request.uri.path); the routes are: \(routes)",
                 status: 404)
         } catch let error as HTTPError {
             return ControlResponse.error(error.body ?? "\(error.status)", status: error.status.code)

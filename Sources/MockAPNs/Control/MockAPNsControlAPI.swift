@@ -25,22 +25,20 @@ public final class MockAPNsControlAPI: Sendable {
     /// The server it controls.
     public let server: MockAPNsServer
 
-    private let group: ServiceGroup
-    private let running: Task<Void, any Error>
+    private let listener: ControlListener
     private let longRequests: ControlShutdown
     private let requestMetrics: RequestMetrics
     private let metricsObserver: UInt64
     private let stopped = NIOLockedValueBox(false)
 
     private init(
-        port: Int, host: String, server: MockAPNsServer, group: ServiceGroup, running: Task<Void, any Error>,
-        longRequests: ControlShutdown, requestMetrics: RequestMetrics, metricsObserver: UInt64
+        host: String, server: MockAPNsServer, listener: ControlListener, longRequests: ControlShutdown,
+        requestMetrics: RequestMetrics, metricsObserver: UInt64
     ) {
-        self.port = port
+        self.port = listener.port
         self.host = host
         self.server = server
-        self.group = group
-        self.running = running
+        self.listener = listener
         self.longRequests = longRequests
         self.requestMetrics = requestMetrics
         self.metricsObserver = metricsObserver
@@ -79,52 +77,16 @@ public final class MockAPNsControlAPI: Sendable {
             url(host: host, port: boundPort.withLockedValue { $0 })
         }.register(on: router)
 
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
-        // prints; keep it for debug and trace.
-        var applicationLogger = logger
-        if logger.logLevel == .info { applicationLogger.logLevel = .notice }
-        let hintLog = RateLimitedLog()
-        let application = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [
-                    ControlTLSHint(log: hintLog, logger: logger) { "\(host):\(boundPort.withLockedValue { $0 })" }
-                ])),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
-            onServerRunning: { channel in
-                boundPort.withLockedValue { $0 = channel.localAddress?.port ?? port }
-                portContinuation.yield(channel.localAddress?.port ?? port)
-                portContinuation.finish()
-            },
-            logger: applicationLogger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        let failure = NIOLockedValueBox<(any Error)?>(nil)
-        let running = Task {
-            do {
-                try await group.run()
-            } catch {
-                failure.withLockedValue { $0 = error }
-                portContinuation.finish()
-                throw error
-            }
-            portContinuation.finish()
-        }
-        var bound: Int?
-        for await value in ports {
-            bound = value
-            break
-        }
-        guard let bound else {
+        let listener: ControlListener
+        do {
+            listener = try await ControlListener.start(
+                router: router, host: host, port: port, boundPort: boundPort, logger: logger)
+        } catch {
             server.journal.removeObserver(observer)
-            let error = failure.withLockedValue { $0 }
-            throw ListenFailure(
-                role: .control, host: host, port: port,
-                cause: error.map { ListenFailure.cause(of: $0) }
-                    ?? .other("the HTTP server stopped before it listened"))
+            throw error
         }
         return MockAPNsControlAPI(
-            port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests,
+            host: host, server: server, listener: listener, longRequests: longRequests,
             requestMetrics: requestMetrics, metricsObserver: observer)
     }
 
@@ -137,7 +99,6 @@ public final class MockAPNsControlAPI: Sendable {
         guard !alreadyStopped else { return }
         longRequests.stopAll()
         server.journal.removeObserver(metricsObserver)
-        await group.triggerGracefulShutdown()
-        try await running.value
+        try await listener.shutdown()
     }
 }

@@ -24,12 +24,15 @@ public final class Journal: Sendable {
         /// The dropped records the stats reader has not counted yet, so that the stats cover every request.
         var dropTally = JournalDropTally()
 
-        /// Numbers `record`, writes it to the file, counts it and keeps it. When the journal is full the oldest
-        /// record is dropped and swapped into `record`, so that it is released after the lock.
-        mutating func keep(_ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?) -> UInt64 {
-            let sequence = nextSequence
+        /// Numbers `record` (unless `numbered`: it keeps its own number, which is after every one kept), writes it
+        /// to the file, counts it and keeps it. When the journal is full the oldest record is dropped and swapped
+        /// into `record`, so that it is released after the lock.
+        mutating func keep(
+            _ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?, numbered: Bool = false
+        ) -> UInt64 {
+            let sequence = numbered ? record.sequence : nextSequence
             record.sequence = sequence
-            nextSequence += 1
+            nextSequence = sequence + 1
             total += 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
@@ -134,6 +137,20 @@ public final class Journal: Sendable {
             }
         }
         return numbered
+    }
+
+    /// Keeps `record` with the sequence number it has (a record read back from a journal file, before anything
+    /// follows the journal: observers are not told); refused (`false`, nothing kept) unless the number is greater
+    /// than every one this journal numbered or kept before.
+    @discardableResult
+    public func append(numbered record: consuming JournalRecord) -> Bool {
+        var record = record
+        let kept = state.withLockedValue { state in
+            guard record.sequence >= state.nextSequence, record.sequence < UInt64.max else { return false }
+            _ = state.keep(&record, capacity: capacity, maxBytes: maxBytes, file: file, numbered: true)
+            return true
+        }
+        return kept
     }
 
     /// The records kept, oldest first.
