@@ -46,8 +46,14 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Atomics", package: "swift-atomics"),
-            ]
+            ],
+            // The inspector's page, built into the binary by the plugin (no files beside an installed binary).
+            exclude: ["Control/Inspector/Assets"],
+            plugins: ["EmbedInspectorAssets"]
         ),
+        // Writes the inspector's assets into a Swift file at build time (not a product).
+        .executableTarget(name: "EmbedAssets"),
+        .plugin(name: "EmbedInspectorAssets", capability: .buildTool(), dependencies: ["EmbedAssets"]),
         // posix_spawn and waitpid for `mock-apns run`'s COMMAND and the tests' child processes (not a product).
         .target(name: "Spawn"),
         .target(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MockAPNs
 
 /// `mock-apns`: a mock of Apple's Push Notification service for testing providers.
 @main
@@ -10,10 +11,10 @@ struct MockAPNsCommand: AsyncParsableCommand {
             Point your provider at mock-apns instead of api.push.apple.com: it answers as APNs would \
             and records every request.
             """,
-        version: "0.1.0",
+        version: MockAPNsVersion.current,
         subcommands: [
             Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self,
-            ActivitiesCommand.self, Token.self, Check.self,
+            ActivitiesCommand.self, Token.self, Check.self, Inspect.self,
         ],
         defaultSubcommand: nil
     )

@@ -85,7 +85,7 @@ struct Run: AsyncParsableCommand {
         let mock = try await Self.orExit2 {
             try await RunningMock.start(
                 scenario: loaded, journalFile: journal, control: .init(host: "127.0.0.1", port: controlPort ?? 0),
-                logger: Logger(label: "mock-apns"))
+                underRun: true, logger: Logger(label: "mock-apns"))
         }
         let environment: RunEnvironment
         do { environment = try RunEnvironment(mock: mock) } catch {
@@ -142,14 +142,23 @@ struct Run: AsyncParsableCommand {
         // On the mock's clock, as the records are (`within:` compares the two).
         let startedAt = mock.server.engine.clock.now()
         var outcome: CommandOutcome?
+        let inspector = mock.controlAPI.map(StartBanner.inspectorURL)
         if command.isEmpty {
             let signals = RunSignals()
             let lines =
-                ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
+                (inspector.map { ["inspector: \($0)"] } ?? [])
+                + ["mock-apns: serving; export these to reach it, Ctrl-C to stop and verify:"] + environment.exportLines
             StandardStream.output.write(lines.joined(separator: "\n") + "\n")
             _ = await signals.next()
             signals.stop()
         } else {
+            if let inspector {
+                // Standard error: standard output is COMMAND's and then the verdict's.
+                let later =
+                    journal.map { "open the journal later with mock-apns inspect \(StartBanner.shellQuoted($0))" }
+                    ?? "give --journal FILE to open the run later with mock-apns inspect FILE"
+                warn("inspector \(inspector) while the scenario runs (\(later))")
+            }
             // Caught from before the spawn (COMMAND gets the default dispositions back): one that arrives while
             // COMMAND starts waits in the stream and is passed on once it runs.
             let signals = RunSignals()
@@ -173,7 +182,7 @@ struct Run: AsyncParsableCommand {
         await mock.server.engine.tokenUploads.waitUntilSettled()
         return RunVerdict(
             scenarioName: mock.server.scenario.name, report: mock.server.verify(startedAt: startedAt),
-            command: command, outcome: outcome, startedAt: startedAt)
+            command: command, outcome: outcome, startedAt: startedAt, journalFile: journal)
     }
 
     /// Returns once no record has been added for `settle`, at the latest after `settleCap` times `settle`.

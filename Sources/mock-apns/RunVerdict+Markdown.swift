@@ -2,7 +2,8 @@ import MockAPNs
 
 extension RunVerdict {
     /// The verdict as Markdown, for `--report` and `$GITHUB_STEP_SUMMARY`: a heading with the outcome, COMMAND's
-    /// exit, one bullet per item, each failure's details in a text block, and the summary line.
+    /// exit, one bullet per item, each failure's details in a text block, the summary line, and the journal file
+    /// with the command that opens it in the inspector.
     var markdown: String {
         let result = exitCode == 0 ? "passed" : "failed"
         var lines = ["### mock-apns: scenario `\(Self.inlineCode(scenarioName))` \(result)", ""]
@@ -22,6 +23,13 @@ extension RunVerdict {
             }
         }
         lines += ["", Self.escaped(report.summaryLine), ""]
+        if let journalFile {
+            let open = "mock-apns inspect \(StartBanner.shellQuoted(journalFile))"
+            lines += [
+                "Journal: `\(Self.inlineCode(journalFile))`; open it in the inspector with `\(Self.inlineCode(open))`",
+                "",
+            ]
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -17,6 +17,8 @@ struct RunVerdict {
     var outcome: CommandOutcome?
     /// Where `within:` counted from (COMMAND's start, on the mock's clock); `verify --started-at` takes it back.
     var startedAt: Date?
+    /// The journal file the run wrote (`--journal`) or `verify` read: the report says how to open it.
+    var journalFile: String?
 
     /// 0 when everything passed, 1 when an expectation or check failed, else 3 when COMMAND failed.
     var exitCode: Int32 {

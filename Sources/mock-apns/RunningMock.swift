@@ -29,8 +29,9 @@ struct RunningMock {
 
     /// Starts the APNs endpoint for `scenario`, then the control API; a `CLIError` with the listen failure's
     /// one-line message when either cannot start (the endpoint is stopped again when the control API fails).
+    /// `underRun` is what `GET /v1/info` says of `mock-apns run`.
     static func start(
-        scenario: Scenario, journalFile: String?, control: ControlSettings?, logger: Logger
+        scenario: Scenario, journalFile: String?, control: ControlSettings?, underRun: Bool = false, logger: Logger
     ) async throws -> RunningMock {
         let server: MockAPNsServer
         do {
@@ -48,7 +49,8 @@ struct RunningMock {
         let port = control.port ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
         do {
             let controlAPI = try await MockAPNsControlAPI.start(
-                server: server, host: control.host, port: port, token: control.token, logger: logger)
+                server: server, host: control.host, port: port, token: control.token,
+                info: .live(server: server, journalFile: journalFile, run: underRun), logger: logger)
             return RunningMock(server: server, controlAPI: controlAPI)
         } catch {
             try? await server.shutdown()

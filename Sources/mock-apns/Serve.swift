@@ -51,16 +51,18 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Control API port (HTTP/1.1 + JSON; 0 picks a free one). Default: 2190, or a free one with --port 0.")
+        help: "Control API and inspector port (HTTP/1.1; 0: a free one). Default: 2190, or a free one with --port 0.")
     var controlPort: Int?
 
     @Option(name: .long, help: "Control API address. Default: 127.0.0.1 (only this machine can steer the mock).")
     var controlHost: String?
 
-    @Option(name: .long, help: "Require 'Authorization: Bearer <token>' on the control API (all but /healthz).")
+    @Option(
+        name: .long,
+        help: "Require 'Authorization: Bearer <token>' on the control API (all but /healthz and the inspector page).")
     var controlToken: String?
 
-    @Flag(name: .long, help: "Do not serve the control API.")
+    @Flag(name: .long, help: "Do not serve the control API (and so the inspector).")
     var noControl = false
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.", transform: logLevelArgument)

@@ -1,7 +1,8 @@
 import Foundation
 import MockAPNs
 
-/// What `serve` prints once it listens: where, which environment, which CA to trust, and a curl to paste.
+/// What `serve` prints once it listens: the inspector's URL first (what a person opens), then where, which
+/// environment, which CA to trust, and a curl to paste.
 struct StartBanner {
     let server: MockAPNsServer
     let journalFile: String?
@@ -16,6 +17,10 @@ struct StartBanner {
         let host = server.host.contains(":") ? "[\(server.host)]" : server.host
         let caPath = caFilePath()
         var lines: [String] = []
+        if let controlAPI {
+            let asks = controlToken == nil ? "" : "  (the page asks for the control token)"
+            lines.append("inspector: \(Self.inspectorURL(controlAPI))\(asks)")
+        }
         lines.append("mock-apns: scenario '\(server.scenario.name)', environment \(world.environment)")
         lines.append("  APNs (HTTP/2 over TLS)  https://\(host):\(server.port)")
         if let cleartextPort = server.cleartextPort {
@@ -27,7 +32,8 @@ struct StartBanner {
             lines.append("  watch pushes            \(Self.watchCommand(url: controlAPI.url, token: controlToken))")
         } else {
             lines.append(
-                "  control API             off (--no-control): `mock-apns requests` and `reset` cannot reach it")
+                "  control API             off (--no-control): no inspector, and `mock-apns requests` and `reset` "
+                    + "cannot reach it")
         }
         lines.append("  trust this CA           \(caPath.map(\.text) ?? "(the CA of your --cert)")")
         let keys = world.keys.values.sorted { $0.keyID < $1.keyID }.map { "\($0.keyID) (team \($0.teamID))" }
@@ -53,6 +59,11 @@ struct StartBanner {
         lines.append("ready")
         // Unbuffered, so that a script waiting for "ready" sees it at once.
         StandardStream.output.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The inspector page of `controlAPI`: its URL with the trailing `/`, which a terminal makes clickable.
+    static func inspectorURL(_ controlAPI: MockAPNsControlAPI) -> String {
+        controlAPI.url + "/"
     }
 
     /// The command that follows this server's pushes: its control URL, and its token when one is required.

@@ -46,28 +46,19 @@ struct Verify: ParsableCommand {
         }
         let start = startedAt.flatMap(Timestamp.date(fromText:)) ?? records.first?.receivedAt ?? Date()
         let report = loaded.verify(records, startedAt: start)
-        let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start)
+        let verdict = RunVerdict(scenarioName: loaded.name, report: report, startedAt: start, journalFile: journal)
         let status = verdict.exitStatus(outputsWritten: outputs.write(verdict))
         if status != 0 { throw ExitCode(status) }
     }
 
     /// The records of a JSON-lines journal; a `CLIError` naming `file:line` for a line that is not a record.
     static func records(file: String) throws -> [JournalRecord] {
-        let text: String
-        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-            throw CLIError("--journal \(file): cannot read it: \(error.localizedDescription)")
-        }
         var records: [JournalRecord] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let json: JSONValue
-            do { json = try JSONParser.parse(Array(line.utf8)) } catch {
-                throw CLIError("\(file):\(index + 1): not JSON: \(error.message) at byte \(error.offset)")
-            }
-            guard let record = JournalRecord(json: json) else {
-                throw CLIError("\(file):\(index + 1): not a journal record (as /v1/requests and --journal write them)")
-            }
-            records.append(record)
+        var reader = JournalFileReader(path: file, mode: .strict)
+        do {
+            try reader.read { record, _ in records.append(record) }
+        } catch {
+            throw CLIError(error.line == nil ? "--journal \(error)" : error.description)
         }
         return records
     }

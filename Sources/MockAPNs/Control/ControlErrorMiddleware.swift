@@ -2,13 +2,16 @@ import Hummingbird
 
 /// Turns every failure into a JSON answer `{"error": ...}` and checks the bearer token when one is set.
 struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The token every route but `/healthz` requires as `Authorization: Bearer <token>`; `nil` for none.
+    /// The token every route but `/healthz` and the inspector's page and assets requires as
+    /// `Authorization: Bearer <token>`; `nil` for none.
     let token: String?
+    /// The routes an unknown route's 404 lists.
+    var routes = ControlRoutes.summary
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        if let token, request.uri.path != "/healthz" {
+        if let token, request.uri.path != "/healthz", !InspectorRoutes.isPublic(request.uri.path) {
             let expected = "Bearer \(token)"
             guard let given = request.headers[.authorization], Self.constantTimeEqual(given, expected) else {
                 let problem = request.headers[.authorization] == nil ? "is missing" : "does not match"
@@ -29,7 +32,7 @@ struct ControlErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return ControlResponse.scenarioError(error)
         } catch let error as HTTPError where error.status == .notFound {
             return ControlResponse.error(
-                "no route \(request.method) \(request.uri.path); the routes are: \(ControlRoutes.summary)",
+                "no route \(request.method) \(request.uri.path); the routes are: \(routes)",
                 status: 404)
         } catch let error as HTTPError {
             return ControlResponse.error(error.body ?? "\(error.status)", status: error.status.code)

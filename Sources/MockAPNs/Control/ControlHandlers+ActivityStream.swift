@@ -8,7 +8,7 @@ extension ControlHandlers {
         let (query, _) = try ActivityQuery.parse(Self.parameters(request))
         let registry = server.engine.activities
         let server = self.server
-        return eventStream(
+        return ControlEventStream(longRequests: longRequests).response(
             opening: "mock-apns activity changes matching \(query.summary)", event: "activity",
             sequence: \.sequence
         ) { continuation in

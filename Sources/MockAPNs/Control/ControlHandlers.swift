@@ -10,12 +10,15 @@ struct ControlHandlers: Sendable {
     let server: MockAPNsServer
     let longRequests: ControlShutdown
 
+    /// The record routes, over the server's journal on the mock's clock.
+    var records: RecordRoutes {
+        let clock = server.engine.clock
+        return RecordRoutes(journal: server.journal, now: { clock.now() }, longRequests: longRequests)
+    }
+
     /// Adds every route to `router`.
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/v1/requests") { request, _ in try await self.list(request) }
-        router.get("/v1/requests/wait") { request, _ in try await self.wait(request) }
-        router.get("/v1/requests/stream") { request, _ in try self.stream(request) }
-        router.get("/v1/requests/{seq}") { _, context in try await self.record(context.parameters.get("seq") ?? "") }
+        records.register(on: router)
         router.delete("/v1/requests") { _, _ in try await self.clear() }
         router.post("/v1/reset") { _, _ in try await self.reset() }
         router.get("/v1/scenario") { _, _ in ControlResponse.json(try await self.server.scenario().document) }
@@ -60,49 +63,6 @@ struct ControlHandlers: Sendable {
             throw MockAPNsControlError(status: 413, "the body is larger than \(maximumBodySize) bytes")
         }
         return String(buffer: buffer)
-    }
-
-    private func list(_ request: Request) async throws -> Response {
-        let (query, _) = try JournalQuery.parse(Self.parameters(request))
-        let records = try await server.records(query)
-        return ControlResponse.json(
-            .object([("count", .number(String(records.count))), ("records", .array(records.map(\.json)))]))
-    }
-
-    private func record(_ text: String) async throws -> Response {
-        guard let sequence = UInt64(text) else {
-            throw MockAPNsControlError.badRequest(
-                "'\(text)' is not a sequence number; GET /v1/requests/{seq} takes a record's sequence, such as 1")
-        }
-        guard let record = try await server.record(sequence: sequence) else {
-            let stats = try await server.stats()
-            throw MockAPNsControlError.notFound(
-                "no record #\(sequence): the journal holds \(stats.records) record(s) of \(stats.total) recorded "
-                    + "(cleared or dropped records are gone); list them with GET /v1/requests")
-        }
-        return ControlResponse.json(record.json)
-    }
-
-    private func wait(_ request: Request) async throws -> Response {
-        let (query, extra) = try JournalQuery.parse(Self.parameters(request), extra: ["count", "timeout"])
-        var count = 1
-        if let text = extra["count"] {
-            guard let value = Int(text), (1...100_000).contains(value) else {
-                throw MockAPNsControlError.badRequest("count must be a whole number from 1 to 100000, got '\(text)'")
-            }
-            count = value
-        }
-        let timeout = try ControlDuration.parse(extra["timeout"] ?? "5s")
-        let server = self.server
-        let task = Task { try await server.waitForRecords(query, count: count, timeout: timeout) }
-        let registration = longRequests.register { task.cancel() }
-        defer { longRequests.unregister(registration) }
-        let result = try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
-        return ControlResponse.json(result.json(query: query, timeout: timeout), status: result.satisfied ? 200 : 408)
     }
 
     private func clear() async throws -> Response {

@@ -8,7 +8,8 @@ public enum ControlRoutes {
         "GET /v1/clock", "POST /v1/clock", "GET /v1/activities", "GET /v1/activities/wait",
         "GET /v1/activities/stream", "GET /v1/activities/{id}", "POST /v1/activities",
         "POST /v1/activities/{id}/rotate-token", "POST /v1/activities/{id}/dismiss", "GET /v1/stats", "POST /v1/verify",
-        "GET /metrics", "GET /healthz",
+        "GET /v1/info", "GET /metrics", "GET /healthz", "GET / (the inspector page, /push/{seq}, …)",
+        "GET /assets/{name}",
     ]
 
     /// The routes on one line.

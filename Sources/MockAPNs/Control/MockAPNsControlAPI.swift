@@ -6,7 +6,8 @@ import ServiceLifecycle
 
 /// The HTTP control API of a running server: HTTP/1.1 + JSON on its own port (Hummingbird).
 ///
-/// A thin front end over the server's in-process `MockAPNsControl` operations, plus `/metrics` and `/healthz`.
+/// A thin front end over the server's in-process `MockAPNsControl` operations, plus `/metrics` and `/healthz`, and
+/// the inspector's page at `/` (`InspectorRoutes`).
 /// Bound to 127.0.0.1 unless told otherwise, because it can change what the mock answers.
 ///
 /// ```swift
@@ -24,25 +25,25 @@ public final class MockAPNsControlAPI: Sendable {
     /// The server it controls.
     public let server: MockAPNsServer
 
-    private let group: ServiceGroup
-    private let running: Task<Void, any Error>
+    private let listener: ControlListener
     private let longRequests: ControlShutdown
     private let stopped = NIOLockedValueBox(false)
 
     private init(
-        port: Int, host: String, server: MockAPNsServer, group: ServiceGroup, running: Task<Void, any Error>,
-        longRequests: ControlShutdown
+        host: String, server: MockAPNsServer, listener: ControlListener, longRequests: ControlShutdown
     ) {
-        self.port = port
+        self.port = listener.port
         self.host = host
         self.server = server
-        self.group = group
-        self.running = running
+        self.listener = listener
         self.longRequests = longRequests
     }
 
     /// `http://host:port`, for clients.
-    public var url: String {
+    public var url: String { Self.url(host: host, port: port) }
+
+    /// `http://host:port` for a control API bound to `host` and `port`: a wildcard address reads as loopback.
+    static func url(host: String, port: Int) -> String {
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         return shown.contains(":") ? "http://[\(shown)]:\(port)" : "http://\(shown):\(port)"
     }
@@ -52,62 +53,26 @@ public final class MockAPNsControlAPI: Sendable {
     /// - Parameters:
     ///   - host: the address to bind; keep the loopback default unless the API must be reached from elsewhere.
     ///   - port: the port; 0 picks a free one (read it from `port`).
-    ///   - token: when given, every route but `/healthz` needs `Authorization: Bearer <token>`.
+    ///   - token: when given, every route but `/healthz` and the inspector's page and assets needs
+    ///     `Authorization: Bearer <token>`.
+    ///   - info: what `GET /v1/info` says; by default a live mock with no journal file, not under `run`.
     public static func start(
         server: MockAPNsServer, host: String = "127.0.0.1", port: Int = ControlRoutes.defaultPort,
-        token: String? = nil, logger: Logger = Logger(label: "mock-apns.control")
+        token: String? = nil, info: InspectorInfo? = nil, logger: Logger = Logger(label: "mock-apns.control")
     ) async throws -> MockAPNsControlAPI {
         let longRequests = ControlShutdown()
+        let boundPort = NIOLockedValueBox(port)
         let router = Router()
+        router.add(middleware: CrossSiteGuard(host: host) { boundPort.withLockedValue { $0 } })
         router.add(middleware: ControlErrorMiddleware(token: token))
         ControlHandlers(server: server, longRequests: longRequests).register(on: router)
+        InspectorRoutes(info: info ?? .live(server: server)) {
+            url(host: host, port: boundPort.withLockedValue { $0 })
+        }.register(on: router)
 
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        // Hummingbird's one info line, "Server started and listening", repeats the URL that `serve`'s banner
-        // prints; keep it for debug and trace.
-        var applicationLogger = logger
-        if logger.logLevel == .info { applicationLogger.logLevel = .notice }
-        let hintLog = RateLimitedLog()
-        let boundPort = NIOLockedValueBox(port)
-        let application = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [
-                    ControlTLSHint(log: hintLog, logger: logger) { "\(host):\(boundPort.withLockedValue { $0 })" }
-                ])),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "mock-apns"),
-            onServerRunning: { channel in
-                boundPort.withLockedValue { $0 = channel.localAddress?.port ?? port }
-                portContinuation.yield(channel.localAddress?.port ?? port)
-                portContinuation.finish()
-            },
-            logger: applicationLogger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        let failure = NIOLockedValueBox<(any Error)?>(nil)
-        let running = Task {
-            do {
-                try await group.run()
-            } catch {
-                failure.withLockedValue { $0 = error }
-                portContinuation.finish()
-                throw error
-            }
-            portContinuation.finish()
-        }
-        var bound: Int?
-        for await value in ports {
-            bound = value
-            break
-        }
-        guard let bound else {
-            let error = failure.withLockedValue { $0 }
-            throw ListenFailure(
-                role: .control, host: host, port: port,
-                cause: error.map { ListenFailure.cause(of: $0) }
-                    ?? .other("the HTTP server stopped before it listened"))
-        }
-        return MockAPNsControlAPI(
-            port: bound, host: host, server: server, group: group, running: running, longRequests: longRequests)
+        let listener = try await ControlListener.start(
+            router: router, host: host, port: port, boundPort: boundPort, logger: logger)
+        return MockAPNsControlAPI(host: host, server: server, listener: listener, longRequests: longRequests)
     }
 
     /// Ends open streams and waits, stops accepting, and lets the requests in flight finish.
@@ -118,7 +83,6 @@ public final class MockAPNsControlAPI: Sendable {
         }
         guard !alreadyStopped else { return }
         longRequests.stopAll()
-        await group.triggerGracefulShutdown()
-        try await running.value
+        try await listener.shutdown()
     }
 }

@@ -14,6 +14,7 @@ extension Journal {
         var misses: [NearMiss] = []
         for record in window(for: query).reversed() {
             if let since = query.since, record.sequence <= since { break }
+            if let olderThan = query.olderThan, record.sequence >= olderThan { continue }
             guard query.isInTimeWindow(record) else { continue }
             let failed = query.mismatches(record)
             guard failed.count == 1, let field = failed.first, let expected = query.expected(field) else { continue }

@@ -16,15 +16,16 @@ public final class Journal: Sendable {
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
         var observers: [Observer] = []
 
-        /// Numbers `record`, writes it to the file, counts it in `counts` and keeps it. When the journal is full
-        /// the oldest record is dropped and swapped into `record`, so that it is released after the lock.
+        /// Numbers `record` (unless `numbered`: it keeps its own number, which is after every one kept), writes it
+        /// to the file, counts it in `counts` and keeps it. When the journal is full the oldest record is dropped
+        /// and swapped into `record`, so that it is released after the lock.
         mutating func keep(
             _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
-            file: JournalFile?
+            file: JournalFile?, numbered: Bool = false
         ) -> UInt64 {
-            let sequence = nextSequence
+            let sequence = numbered ? record.sequence : nextSequence
             record.sequence = sequence
-            nextSequence += 1
+            nextSequence = sequence + 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
             counts.count(record)
@@ -143,6 +144,22 @@ public final class Journal: Sendable {
         return numbered
     }
 
+    /// Keeps `record` with the sequence number it has (a record read back from a journal file, before anything
+    /// follows the journal: observers are not told); refused (`false`, nothing kept) unless the number is greater
+    /// than every one this journal numbered or kept before.
+    @discardableResult
+    public func append(numbered record: consuming JournalRecord) -> Bool {
+        var record = record
+        let kept = state.withLockedValue { state in
+            guard record.sequence >= state.nextSequence, record.sequence < UInt64.max else { return false }
+            _ = metrics.countingRequests { counts in
+                state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file, numbered: true)
+            }
+            return true
+        }
+        return kept
+    }
+
     /// The records kept, oldest first.
     public func records() -> [JournalRecord] {
         state.withLockedValue { $0.records.all }
@@ -153,6 +170,19 @@ public final class Journal: Sendable {
 
     /// How many records were dropped to respect the capacity since the last clear.
     public var droppedCount: UInt64 { metrics.droppedRecords }
+
+    /// The oldest and newest sequence numbers kept, how many records are kept and how many were dropped since the
+    /// last clear, read together (the `journal` member of `GET /v1/requests`).
+    public var holdings: JournalHoldings {
+        // The journal's lock, then the counts' (the order `keep` takes them in), so that the four agree.
+        state.withLockedValue { state in
+            metrics.countingRequests { counts in
+                JournalHoldings(
+                    oldest: state.records.oldestSequence, newest: state.records.newest?.sequence,
+                    held: state.records.count, dropped: counts.dropped)
+            }
+        }
+    }
 
     /// How many requests were recorded since the server started (clearing does not reset it).
     public var totalCount: UInt64 { metrics.recordedRequests }

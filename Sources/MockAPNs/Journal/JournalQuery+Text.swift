@@ -1,6 +1,7 @@
 extension JournalQuery: FilterQuery {
     /// The query parameter names the control API knows, in the order they are written.
-    public static let parameterNames = Field.allCases.map(\.rawValue) + ["since", "after", "before", "limit"]
+    public static let parameterNames =
+        Field.allCases.map(\.rawValue) + ["since", "olderThan", "after", "before", "limit"]
 
     /// The query as `name=value` pairs, in `parameterNames` order (what the HTTP client sends).
     public var parameters: [(name: String, value: String)] {
@@ -8,6 +9,7 @@ extension JournalQuery: FilterQuery {
             expected(field).map { (field.rawValue, $0) }
         }
         if let since { items.append(("since", String(since))) }
+        if let olderThan { items.append(("olderThan", String(olderThan))) }
         if let after { items.append(("after", after.description)) }
         if let before { items.append(("before", before.description)) }
         if let limit { items.append(("limit", String(limit))) }
@@ -24,6 +26,12 @@ extension JournalQuery: FilterQuery {
     public mutating func setFilter(_ name: String, to value: String) throws(InputError) {
         switch name {
         case "since": since = try Self.unsigned(name, value)
+        case "olderThan":
+            guard let number = UInt64(value), number >= 1 else {
+                throw InputError(
+                    "olderThan must be a record's sequence number (a whole number of at least 1), got '\(value)'")
+            }
+            olderThan = number
         case "after": after = try Self.timePoint(name, value)
         case "before": before = try Self.timePoint(name, value)
         case "limit":
@@ -63,7 +71,7 @@ extension JournalQuery: FilterQuery {
         case .connection: connection = UInt64(value)
         case .device: device = DeviceOutcome.Kind(rawValue: value)
         case .warnings: deviceWarnings = value == "some"
-        case .status, .priority, .rule, .collapseID, .kind, .text, .after, .before: break
+        case .status, .priority, .rule, .collapseID, .kind, .activity, .event, .text, .after, .before: break
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Which journal records a query, a wait or a stream is about: every field given must match.
 ///
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
-/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `after`, `before`, `limit`)
+/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `olderThan`, `after`, `before`,
+/// `limit`)
 /// and as command-line options of `mock-apns requests`. A query is the URL and Swift spelling of one `RuleMatch`
 /// (`match`): every filter, and every word of `search`, is a `MatchTerm`, so filters, waits, streams and
 /// expectations test a record in one place.
@@ -34,6 +35,9 @@ public struct JournalQuery: Sendable, Hashable {
     public var search: RecordSearch?
     /// Only records whose sequence number is greater than this one.
     public var since: UInt64?
+    /// Only records whose sequence number is smaller than this one: with `limit`, the page of records before one
+    /// already shown (cursor paging, walking back from the newest).
+    public var olderThan: UInt64?
     /// Only records received at or after this time.
     public var after: TimePoint?
     /// Only records received before this time.
@@ -46,7 +50,8 @@ public struct JournalQuery: Sendable, Hashable {
         token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
         status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
         device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, search: RecordSearch? = nil,
-        since: UInt64? = nil, after: TimePoint? = nil, before: TimePoint? = nil, limit: Int? = nil
+        since: UInt64? = nil, olderThan: UInt64? = nil, after: TimePoint? = nil, before: TimePoint? = nil,
+        limit: Int? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -60,12 +65,14 @@ public struct JournalQuery: Sendable, Hashable {
         self.deviceWarnings = deviceWarnings
         self.search = search
         self.since = since
+        self.olderThan = olderThan
         self.after = after
         self.before = before
         self.limit = limit
     }
 
-    /// The fields a record is compared on; `since`, `after`, `before` and `limit` choose a window instead.
+    /// The fields a record is compared on; `since`, `olderThan`, `after`, `before` and `limit` choose a window
+    /// instead.
     public enum Field: String, Sendable, Hashable, CaseIterable {
         /// The device token.
         case token
@@ -91,7 +98,7 @@ public struct JournalQuery: Sendable, Hashable {
         case search = "q"
     }
 
-    /// Whether `record` is in the window (`since`, `after`, `before`) and matches every field given.
+    /// Whether `record` is in the window (`since`, `olderThan`, `after`, `before`) and matches every field given.
     ///
     /// Builds the matcher each time: to test many records, take `matcher` once. A relative `after` or `before`
     /// (`-5m`, `16:10`) is read against the system clock here; the server fixes them with its own clock first
@@ -101,10 +108,12 @@ public struct JournalQuery: Sendable, Hashable {
     /// The test of `matches(_:)` built once: the window and `match`.
     public var matcher: @Sendable (JournalRecord) -> Bool {
         let since = self.since
+        let olderThan = self.olderThan
         let window = resolvingTimes(now: Date())
         let match = self.match
         return { record in
             if let since, record.sequence <= since { return false }
+            if let olderThan, record.sequence >= olderThan { return false }
             guard window.isInTimeWindow(record) else { return false }
             return match.matches(record)
         }
@@ -138,7 +147,7 @@ public struct JournalQuery: Sendable, Hashable {
     }
 
     /// The query as the one record matcher: a `RuleMatch` of its filters and search terms, in `Field` order
-    /// (`since` and `limit` choose a window instead).
+    /// (`since`, `olderThan` and `limit` choose a window instead).
     public var match: RuleMatch { RuleMatch(terms: Field.allCases.flatMap(terms(for:))) }
 
     /// The terms `field` stands for: none when it is left open; the search's words for `search`.

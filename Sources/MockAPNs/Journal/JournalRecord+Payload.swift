@@ -29,4 +29,16 @@ extension JournalRecord {
         }
         return content
     }
+
+    /// A Live Activity push's `aps.event` (`start`, `update`, `end`); `nil` for any other payload.
+    ///
+    /// Parses only a payload that holds the bytes `"event"`, so a search for `event:` over a journal of alerts
+    /// costs a byte scan per record, not a JSON parse.
+    public var apsEvent: String? {
+        guard payload.firstRange(of: Self.eventKey) != nil else { return nil }
+        return payloadJSON?["aps"]?["event"]?.stringValue
+    }
+
+    /// `"event"` as bytes, for `apsEvent`'s scan.
+    private static let eventKey = Array(#""event""#.utf8)
 }

@@ -44,6 +44,11 @@ struct JournalRing {
         return oldest
     }
 
+    /// The oldest record's sequence number.
+    var oldestSequence: UInt64? {
+        count == 0 ? nil : slots[start]?.sequence
+    }
+
     /// The newest record.
     var newest: JournalRecord? {
         count == 0 ? nil : slots[(start + count - 1) % slots.count]

@@ -4,6 +4,9 @@ extension MatchTerm {
     ///
     /// The one check of a value a person typed for a record field: `q=` and the query parameters both use it, so
     /// `token=xyz` and `q=token:xyz` are refused in the same words.
+    /// The values of `aps.event` in a Live Activity push.
+    static let events = ["start", "update", "end"]
+
     static func check(_ field: Field, _ value: String, named name: String? = nil) -> Result<String, Problem> {
         let name = name ?? field.rawValue
         func problem(_ text: String) -> Result<String, Problem> { .failure(Problem(message: "\(name) \(text)")) }
@@ -55,6 +58,20 @@ extension MatchTerm {
             return .success(value)
         case .warnings:
             guard value == "none" || value == "some" else { return problem("must be none or some, got '\(value)'") }
+            return .success(value)
+        case .activity:
+            guard value.count >= ActivityRegistry.minimumIDPrefix else {
+                return problem(
+                    "needs at least \(ActivityRegistry.minimumIDPrefix) characters of an activity id (as "
+                        + "`mock-apns activities` prints it, such as 0c6f1a2b), got '\(value)'")
+            }
+            return .success(value.uppercased())
+        case .event:
+            guard Self.events.contains(value) else {
+                return problem(
+                    "must be one of: \(Self.events.joined(separator: ", ")) (a Live Activity push's aps.event); got "
+                        + "'\(value)'" + NameSuggestion.hint(for: value, among: Self.events))
+            }
             return .success(value)
         case .after, .before:
             if case .failure(let failure) = TimePoint.parse(value) {

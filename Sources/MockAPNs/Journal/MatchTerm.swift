@@ -35,6 +35,11 @@ public struct MatchTerm: Sendable, Hashable {
         case device
         /// Whether the phone's outcome carries warnings: `some` or `none`.
         case warnings
+        /// The Live Activity the push reached or started: its id, or the start of it (at least
+        /// `ActivityRegistry.minimumIDPrefix` characters, as `mock-apns activities` prints it), ignoring case.
+        case activity
+        /// A Live Activity push's `aps.event`: `start`, `update` or `end`.
+        case event
         /// Received at or after a time (`TimePoint`: `16:10`, an ISO 8601 time, `-5m`).
         case after
         /// Received before a time (`TimePoint`).
@@ -111,6 +116,8 @@ public struct MatchTerm: Sendable, Hashable {
         case .accepted: return record.accepted == (value == "true")
         case .device: return record.device?.kind.rawValue == value
         case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
+        case .activity: return record.device?.activityID.map { $0.uppercased().hasPrefix(value) } ?? false
+        case .event: return record.apsEvent == value
         case .kind: return record.kind.name == value
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
         case .after: return time.map { record.receivedAt >= $0.date(now: Date()) } ?? false
@@ -135,6 +142,8 @@ public struct MatchTerm: Sendable, Hashable {
             case .accepted: record.accepted ? "true" : "false"
             case .device: record.device?.summary
             case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
+            case .activity: record.device?.activityID
+            case .event: record.apsEvent
             case .kind: record.kind.name
             case .text: Self.excerpt(record.payloadText)
             case .after, .before: Timestamp.text(record.receivedAt)

@@ -110,6 +110,8 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
         case .device: "applied"
         case .warnings: "none"
         case .kind: "push"
+        case .activity: "0c6f1a2b"
+        case .event: "update"
         case .accepted: "true"
         case .priority: "10"
         case .connection: "1"

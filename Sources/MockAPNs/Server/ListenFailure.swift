@@ -18,6 +18,8 @@ public struct ListenFailure: Error, Sendable, CustomStringConvertible {
         public static let cleartext = Role(description: "the cleartext HTTP/2 port")
         /// The control API (HTTP/1.1 + JSON).
         public static let control = Role(description: "the control API")
+        /// The inspector over a journal file (`mock-apns inspect`).
+        public static let inspector = Role(description: "the inspector")
     }
 
     /// Why the address could not be used.

@@ -207,6 +207,7 @@ struct RunCommandTests {
             $0.contains("MOCK_APNS_BUNDLE_ID") || $0.contains("MOCK_APNS_TEAM_ID=")
         }
         #expect(banner.contains("export MOCK_APNS_URL=https://127.0.0.1:"), "\(banner)")
+        #expect(banner.hasPrefix("inspector: http://127.0.0.1:"), "the inspector's URL comes first: \(banner)")
         // At once after the banner: a signal in the first moments must be caught too (a dispatch source armed
         // later once lost it, and this test then waited for ever). A run still alive after 30 s fails the test.
         kill(process.processIdentifier, SIGINT)

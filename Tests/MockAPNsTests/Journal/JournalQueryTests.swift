@@ -114,9 +114,12 @@ struct JournalQueryTests {
         #expect(query == JournalQuery(token: "abab", status: 410, accepted: false, since: 3))
         #expect(extra == ["timeout": "2s"])
         #expect(try JournalQuery.parse(query.parameters).query == query)
+        let paged = JournalQuery(olderThan: 9, limit: 2)
+        #expect(paged.parameters.map { "\($0.name)=\($0.value)" } == ["olderThan=9", "limit=2"])
+        #expect(try JournalQuery.parse(paged.parameters).query == paged)
         #expect(
             throws: InputError(
-                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, after, before, limit"
+                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, olderThan, after, before, limit"
             )
         ) {
             try JournalQuery.parse([("devices", "ab")])

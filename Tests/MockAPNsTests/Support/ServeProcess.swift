@@ -67,7 +67,11 @@ final class ServeProcess: @unchecked Sendable {
             throw Failure(description: "mock-apns serve did not start:\n\(banner)\n\(errors)")
         }
         self.port = port
-        cleartextPort = portAfter("http://127.0.0.1:")
+        // On its own line: the inspector's and the control API's URLs are http://127.0.0.1 too.
+        let cleartextLine = banner.split(separator: "\n").first { $0.contains("cleartext HTTP/2") }
+        cleartextPort = cleartextLine.flatMap { line in
+            line.range(of: "http://127.0.0.1:").flatMap { Int(line[$0.upperBound...].prefix { $0.isNumber }) }
+        }
     }
 
     /// Starts `mock-apns serve` on free ports with a JSONL journal (and `scenarioYAML` as its scenario file), from

@@ -1,10 +1,11 @@
 import Hummingbird
 import NIOCore
 
-extension ControlHandlers {
-    /// What an event stream sends: an item (a record, an activity change), or a comment that keeps idle
-    /// connections open.
-    enum StreamEvent<Item: Sendable>: Sendable {
+/// The control API's server-sent event streams (`/v1/requests/stream`, `/v1/activities/stream`): the one writer of
+/// their answers, which ends every open stream when the control API stops.
+struct ControlEventStream: Sendable {
+    /// What a stream sends: an item (a record, an activity change), or a comment that keeps idle connections open.
+    enum Event<Item: Sendable>: Sendable {
         case item(Item)
         case heartbeat
     }
@@ -12,40 +13,24 @@ extension ControlHandlers {
     /// How often an idle stream sends a comment, so proxies keep it open and a gone client is noticed.
     static let heartbeatInterval = Duration.seconds(15)
 
-    /// `GET /v1/requests/stream`: server-sent events, one `record` event per new matching record.
-    ///
-    /// With `since` (or a `Last-Event-ID` header, as browsers send when they reconnect) the records after that
-    /// sequence number are sent first. Each event's id is the record's sequence number.
-    func stream(_ request: Request) throws -> Response {
-        var (parsed, _) = try JournalQuery.parse(Self.parameters(request))
-        let lastEventID = request.headers.first { $0.name.canonicalName == "last-event-id" }?.value
-        if let lastEventID, let sequence = UInt64(lastEventID) {
-            parsed.since = sequence
-        }
-        let query = server.control.resolvingTimes(parsed)
-        let journal = server.journal
-        var replayed: [JournalRecord] = []
-        return eventStream(
-            opening: "mock-apns records matching \(query.summary)", event: "record", replay: { replayed },
-            sequence: \.sequence
-        ) { continuation in
-            let (replay, observer) = journal.follow(query) { record in continuation.yield(.item(record)) }
-            replayed = replay
-            return { journal.removeObserver(observer) }
-        }
-    }
+    /// The long requests in progress, which the control API's shutdown ends.
+    let longRequests: ControlShutdown
 
-    /// A server-sent event response: the one writer of the control API's streams. It opens with a `comment`, sends
-    /// the items `replay` answers (after `subscribe` ran, so none falls between the two), then each item
-    /// `subscribe` feeds as an `event` event with the item's `sequence` as its id and its JSON on one `data`
-    /// line, skipping a fed item the replay already sent. A comment every `heartbeatInterval` keeps it open; the
+    /// A server-sent event response. It opens with a `comment`, sends the items `replay` answers (after
+    /// `subscribe` ran, so none falls between the two), then each item `subscribe` feeds as an `event` event with
+    /// the item's `sequence` as its id and its JSON (`encode`, the item's own by default) on one `data` line,
+    /// skipping a fed item the replay already sent. A comment every `heartbeatInterval` keeps it open; the
     /// server's shutdown ends it; the closure `subscribe` returns stops the feeding when the client goes.
-    func eventStream<Item: JSONMapped & Sendable>(
+    ///
+    /// `encode` runs on the stream's task, not on the one that feeds the item: a summary is made there, not on
+    /// the event loop that appended the record.
+    func response<Item: Sendable>(
         opening comment: String, event name: String, replay: () -> [Item] = { [] },
         sequence: @escaping @Sendable (Item) -> UInt64,
-        subscribe: (AsyncStream<StreamEvent<Item>>.Continuation) -> @Sendable () -> Void
+        encode: @escaping @Sendable (Item, inout String) -> Void,
+        subscribe: (AsyncStream<Event<Item>>.Continuation) -> @Sendable () -> Void
     ) -> Response {
-        let (events, continuation) = AsyncStream<StreamEvent<Item>>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let (events, continuation) = AsyncStream<Event<Item>>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let unsubscribe = subscribe(continuation)
         let replayed = replay()
         let heartbeat = Task {
@@ -63,7 +48,7 @@ extension ControlHandlers {
         }
         @Sendable func frame(_ item: Item) -> ByteBuffer {
             var text = "id: \(sequence(item))\nevent: \(name)\ndata: "
-            item.writeJSON(to: &text)
+            encode(item, &text)
             text += "\n\n"
             return ByteBuffer(string: text)
         }
@@ -89,5 +74,16 @@ extension ControlHandlers {
         }
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    /// `response` with each item written as its own JSON.
+    func response<Item: JSONMapped & Sendable>(
+        opening comment: String, event name: String, replay: () -> [Item] = { [] },
+        sequence: @escaping @Sendable (Item) -> UInt64,
+        subscribe: (AsyncStream<Event<Item>>.Continuation) -> @Sendable () -> Void
+    ) -> Response {
+        response(
+            opening: comment, event: name, replay: replay, sequence: sequence,
+            encode: { item, text in item.writeJSON(to: &text) }, subscribe: subscribe)
     }
 }
