@@ -102,15 +102,16 @@ struct ChildProcessTests {
     }
 
     @Test("Subprocess.run stops a program past its timeout, SIGKILL for one that ignores SIGTERM, keeping its output")
-    func subprocessTimeout() throws {
+    func subprocessTimeout() async throws {
         let started = ContinuousClock.now
-        let result = try Subprocess.run(
+        // Off the cooperative pool: the run blocks its thread for the timeout and the grace.
+        let result = try await Subprocess.runOnOwnThread(
             "/bin/sh", ["-c", "trap '' TERM; echo before; echo oops >&2; exec sleep 30"], timeout: 0.5)
         let waited = ContinuousClock.now - started
         #expect(result.status == SIGKILL, "\(result)")
         #expect(result.output == "before\n" && result.errors == "oops\n", "\(result)")
         #expect(waited >= .milliseconds(500) + Subprocess.stopGrace && waited < .seconds(20), "\(waited)")
-        let quick = try Subprocess.run("/bin/sh", ["-c", "echo done; exit 4"], timeout: 30)
+        let quick = try await Subprocess.runOnOwnThread("/bin/sh", ["-c", "echo done; exit 4"], timeout: 30)
         #expect(quick.status == 4 && quick.output == "done\n", "\(quick)")
     }
 
