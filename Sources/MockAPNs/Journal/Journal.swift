@@ -108,18 +108,23 @@ public final class Journal: Sendable {
     /// Appends `records` in order under one lock (a connection's answers to one read), leaving the array empty
     /// with its capacity. The dropped records are released after the lock.
     ///
-    /// - Returns: the sequence number of each record whose push reached a Live Activity, with its history entry,
-    ///   for `ActivityRegistry.number(_:)`; empty (no allocation) for ordinary pushes.
+    /// - Returns: the sequence number given to the last record (0 for none), and the sequence number of each record
+    ///   whose push reached a Live Activity, with its history entry, for `ActivityRegistry.number(_:)`; empty (no
+    ///   allocation) for ordinary pushes.
     @discardableResult
-    func append(contentsOf records: inout [JournalRecord]) -> [(entry: ActivityHistoryEntry, sequence: UInt64)] {
+    func append(contentsOf records: inout [JournalRecord]) -> (
+        last: UInt64, numbered: [(entry: ActivityHistoryEntry, sequence: UInt64)]
+    ) {
         var observed: (observers: [Observer], records: [JournalRecord])?
         var numbered: [(entry: ActivityHistoryEntry, sequence: UInt64)] = []
+        var last: UInt64 = 0
         state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, []) }
             for index in records.indices {
                 // Read before `keep`, which may swap a dropped record into this slot.
                 let entry = records[index].activityHistoryEntry
                 let sequence = state.keep(&records[index], capacity: capacity, maxBytes: maxBytes, file: file)
+                last = sequence
                 if let entry { numbered.append((entry, sequence)) }
                 // The newest record, as kept (numbered): observers get copies after the lock.
                 if observed != nil, let newest = state.records.newest {
@@ -133,7 +138,7 @@ public final class Journal: Sendable {
                 for entry in observed.observers { entry.observer(record) }
             }
         }
-        return numbered
+        return (last, numbered)
     }
 
     /// The records kept, oldest first.
