@@ -66,7 +66,8 @@ extension InProcessControl {
     /// Throws `MockAPNsControlError`: 404 for no such record, 422 for a record of another kind.
     public func curl(_ sequence: UInt64) async throws -> String {
         let record = try await replayable(sequence)
-        let certificate = record.auth?.kind == "certificate"
+        // The push came with a certificate when its auth says so, or the connection it came on had one.
+        let certificate = record.auth?.kind == "certificate" || (try? replayCertificate(of: record)) != nil
         return CurlCommand(record: record, endpoint: endpoint, world: engine.world, certificate: certificate).text
     }
 
