@@ -41,9 +41,12 @@ struct RecordExplainer {
     }
 
     private func requestLines(_ record: JournalRecord) -> [String] {
+        let source =
+            record.replayOf.map { "as a replay of #\($0) through the control API" }
+            ?? "on connection \(record.connectionID), stream \(record.streamID), from \(record.remoteAddress)"
         var lines = [
             "#\(record.sequence) received \(Timestamp.text(record.receivedAt)) (\(RecordPrinter.timeText(record.receivedAt)) "
-                + "local) on connection \(record.connectionID), stream \(record.streamID), from \(record.remoteAddress)",
+                + "local) \(source)",
             Self.line("request", "\(record.method) \(record.path)"),
         ]
         let shown = Self.headersThatMatter.compactMap { name in

@@ -73,12 +73,8 @@ struct StartBanner {
         return command
     }
 
-    /// `text` as one shell word: bare when it is safe, else in single quotes.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=+@%,")
-        if !text.isEmpty, text.allSatisfy({ safe.contains($0) }) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// `text` as one shell word: bare when it is safe, else in single quotes (`ShellWord`).
+    static func shellQuoted(_ text: String) -> String { ShellWord.quoted(text) }
 
     /// The CA file to trust, as an absolute path, and how to show it: the scenario's or `--ca` file, or the embedded
     /// test CA's file (`serve` puts it in `listen.caFile` before it starts, `TestCAFile`); `nil` for a `--cert`

@@ -16,12 +16,23 @@ public final class InProcessControl: MockAPNsControl {
     let startedAt: Date
     /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
     let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
+    /// Where the server's APNs port is and which CA it uses, for `curl(_:)`.
+    let endpoint: APNsEndpoint
+    private let readOnly = NIOLockedValueBox<String?>(nil)
 
-    /// The control of a server running `scenario` on `engine` since `startedAt`.
-    init(engine: MockAPNsEngine, scenario: Scenario, startedAt: Date) {
+    /// The control of a server running `scenario` on `engine` since `startedAt`, its APNs port at `endpoint`.
+    init(engine: MockAPNsEngine, scenario: Scenario, startedAt: Date, endpoint: APNsEndpoint) {
         self.engine = engine
         self.scenario = scenario
         self.startedAt = startedAt
+        self.endpoint = endpoint
+    }
+
+    /// Why the operations that change the journal refuse (409 `read-only: <reason>`), or `nil` when they do not: set
+    /// by a front end that shows a journal it must leave as it is (`mock-apns inspect`). `replay(_:edit:)` checks it.
+    public var readOnlyReason: String? {
+        get { readOnly.withLockedValue { $0 } }
+        set { readOnly.withLockedValue { $0 = newValue } }
     }
 
     /// The journal of every request.

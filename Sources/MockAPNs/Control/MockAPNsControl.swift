@@ -96,4 +96,21 @@ public protocol MockAPNsControl: Sendable {
     /// Starts an activity as the app itself would; throws `MockAPNsControlError` (400) when the type is not
     /// declared or a part does not decode as the type's.
     func startActivity(_ start: ActivityStart) async throws -> ActivitySnapshot
+
+    /// Sends record `sequence`'s request again through the APNs port's decision path (scripted rules, validator,
+    /// phone, journal), `edit` replacing its headers, its payload or both, and answers the new record: `replayOf`
+    /// set, on no connection (`POST /v1/requests/{seq}/replay`). Throws `MockAPNsControlError`: 404 no such record,
+    /// 400 an edit out of bounds, 409 read-only, 422 a record that cannot be sent again as it was.
+    func replay(_ sequence: UInt64, edit: ReplayEdit?) async throws -> JournalRecord
+
+    /// Record `sequence` as one shell command that sends it again to the mock's APNs port with curl
+    /// (`CurlCommand`, `GET /v1/requests/{seq}/curl`). Throws `MockAPNsControlError`: 404 no such record, 422 a
+    /// record of another kind.
+    func curl(_ sequence: UInt64) async throws -> String
+
+    /// The connections the server's history keeps or a record names, by id (`GET /v1/connections`).
+    func connections() async throws -> [ConnectionSummary]
+
+    /// Connection `id`, or `nil` when neither the history nor a record knows it (`GET /v1/connections/{id}`).
+    func connection(id: UInt64) async throws -> ConnectionSummary?
 }

@@ -23,6 +23,9 @@ public final class MockAPNsEngine: Sendable {
     public let activities = ActivityRegistry()
     /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
     public let tokenUploads: TokenUploader
+    /// The recent connections: when they opened and closed, their ALPN and certificate, the control frames sent on
+    /// them (`GET /v1/connections`). Written at a connection's turning points, never per push.
+    public let connectionHistory = ConnectionHistory()
     /// The app's activity types and the phone's settings the device stage decides with.
     let activityConfig = NIOLockedValueBox(ActivityConfig())
     private let worldBox: NIOLockedValueBox<World>

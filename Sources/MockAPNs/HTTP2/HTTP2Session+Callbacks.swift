@@ -123,6 +123,7 @@ private func onFrameSend(
         $0.frameSent(
             type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id,
             goawayLastStreamID: last)
+        if let sent = HTTP2Session.SentFrame(frame.pointee) { $0.noteSent(sent) }
     }
     return 0
 }

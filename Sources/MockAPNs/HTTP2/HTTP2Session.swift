@@ -47,6 +47,13 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     /// Control frames sent so far (counted as nghttp2 sends them).
     @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
+    /// The GOAWAY, RST_STREAM and stream-limit SETTINGS frames sent since the owner last took them
+    /// (`takeSentFrames`): at most `sentFrameLimit`, the rest counted in `sentFramesDropped`.
+    @exclusivity(unchecked) var sentFrames: [SentFrame] = []
+    /// The frames left out of `sentFrames` since the owner last took them.
+    @exclusivity(unchecked) var sentFramesDropped = 0
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS the last SETTINGS frame sent announced; `nil` before the first.
+    @exclusivity(unchecked) var announcedStreamLimit: UInt32?
     /// The lowest last-stream-id of a GOAWAY submitted or sent (`Int32.max` before any): a request above it is one
     /// the client was told was never processed, so it is neither recorded nor answered.
     @exclusivity(unchecked) var goawayLastStreamID = Int32.max

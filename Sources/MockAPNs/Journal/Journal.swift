@@ -113,12 +113,16 @@ public final class Journal: Sendable {
     /// taking of the metrics' lock, leaving the array empty with its capacity. The dropped records are released
     /// after the lock.
     ///
-    /// - Returns: the sequence number of each record whose push reached a Live Activity, with its history entry,
-    ///   for `ActivityRegistry.number(_:)`; empty (no allocation) for ordinary pushes.
+    /// - Returns: the sequence number given to the last record (0 for none), and the sequence number of each record
+    ///   whose push reached a Live Activity, with its history entry, for `ActivityRegistry.number(_:)`; empty (no
+    ///   allocation) for ordinary pushes.
     @discardableResult
-    func append(contentsOf records: inout [JournalRecord]) -> [(entry: ActivityHistoryEntry, sequence: UInt64)] {
+    func append(contentsOf records: inout [JournalRecord]) -> (
+        last: UInt64, numbered: [(entry: ActivityHistoryEntry, sequence: UInt64)]
+    ) {
         var observed: (observers: [Observer], records: [JournalRecord])?
         var numbered: [(entry: ActivityHistoryEntry, sequence: UInt64)] = []
+        var last: UInt64 = 0
         state.withLockedValue { state in
             if !state.observers.isEmpty { observed = (state.observers, []) }
             metrics.countingRequests { counts in
@@ -127,6 +131,7 @@ public final class Journal: Sendable {
                     let entry = records[index].activityHistoryEntry
                     let sequence = state.keep(
                         &records[index], counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+                    last = sequence
                     if let entry { numbered.append((entry, sequence)) }
                     // The newest record, as kept (numbered): observers get copies after the lock.
                     if observed != nil, let newest = state.records.newest {
@@ -141,7 +146,7 @@ public final class Journal: Sendable {
                 for entry in observed.observers { entry.observer(record) }
             }
         }
-        return numbered
+        return (last, numbered)
     }
 
     /// Keeps `record` with the sequence number it has (a record read back from a journal file, before anything

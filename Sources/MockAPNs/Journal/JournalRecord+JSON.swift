@@ -7,11 +7,13 @@ extension JournalRecord: JSONMapped {
     /// `receivedAt`, `answeredAt`, `connection`, `remoteAddress`, `stream`, `method`, `path`, `authority`, `token`,
     /// `pushType`, `topic`, `headers`, `payload`, `payloadJSON`, `accepted`, `reason`, `rule`, `explanation`,
     /// `notes`; then `payloadTruncated` and `payloadBytes` only for a cut payload; then `auth`, `response` and
-    /// `fault`; then `device` only for a push the simulated phone received (issue 12). A new member is one line here
-    /// (and its line in `docs/control-api.md`): a stored property of the record reads into `\.record`.
+    /// `fault`; then `device` only for a push the simulated phone received (issue 12); then `replayOf` only for a
+    /// replay (issue 22), whose `connection` and `stream` are `null`. A new member is one line here (and its line in
+    /// `docs/control-api.md`): a stored property of the record reads into `\.record`.
     ///
     /// Read back, a device push (`kind` `push`, or no `kind` as before it was written) needs `sequence`,
-    /// `receivedAt`, `connection`, `method`, `path`, `accepted` and `rule`; any other member missing or of another
+    /// `receivedAt`, `connection` (a number, or `null` for none), `method`, `path`, `accepted` and `rule`; any other
+    /// member missing or of another
     /// type reads as empty. The payload is the recorded text as UTF-8. A `fault` that names a scripted fault is read
     /// as `injectedFault`, any other as `note`. An object of another `kind` is kept as received and written back as
     /// it was (`rawJSON`, `keptKinds`).
@@ -22,9 +24,9 @@ extension JournalRecord: JSONMapped {
             .written("kind") { .string($0.kind.name) },
             .member("receivedAt", \.receivedAt, \.record.receivedAt, .timestamp, required: true),
             .member("answeredAt", \.answeredAt, \.record.answeredAt, .optional(.timestamp)),
-            .member("connection", \.connectionID, \.record.connectionID, .integer, required: true),
+            .member("connection", \.connectionNumber, \.record.connectionNumber, .numberOrNull, required: true),
             .member("remoteAddress", \.remoteAddress, \.record.remoteAddress, .string),
-            .member("stream", \.streamID, \.record.streamID, .integer),
+            .member("stream", \.streamNumber, \.record.streamNumber, .optional(.integer)),
             .member("method", \.method, \.method, .string, required: true),
             .member("path", \.path, \.path, .string, required: true),
             .member("authority", \.authority, \.authority, .optional(.string)),
@@ -45,6 +47,7 @@ extension JournalRecord: JSONMapped {
             .member("response", \.response, \.record.response, .optional(.object)),
             .member("fault", \.fault, \.fault, .optional(.string)),
             .member("device", \.device, \.record.device, .omittedWhenNil(.object)),
+            .member("replayOf", \.replayOf, \.record.replayOf, .omittedWhenNil(.integer)),
         ],
         finish: { $0.assembled }, kept: keptKinds)
 
@@ -93,10 +96,35 @@ extension JournalRecord: JSONMapped {
     /// A record with every member empty: what reading one starts from.
     static var blank: JournalRecord { JSONDraft().record }
 
+    /// `connection` as written: the connection's number, or `nil` (`null`) for a request that came on none.
+    fileprivate var connectionNumber: UInt64? {
+        get { connectionID == 0 ? nil : connectionID }
+        set { connectionID = newValue ?? 0 }
+    }
+
+    /// `stream` as written: the stream's number, or `nil` (`null`) for a request that came on no connection.
+    fileprivate var streamNumber: Int32? {
+        get { connectionID == 0 ? nil : streamID }
+        set { streamID = newValue ?? 0 }
+    }
+
     /// `payloadTruncated` as written: `true` for a cut payload, else left out.
     private var truncatedFlag: Bool? { payloadTruncated ? true : nil }
     /// `payloadBytes` as written: the size received, for a cut payload only.
     private var truncatedBytes: Int? { payloadTruncated ? payloadBytes : nil }
+}
+
+extension JSONForm where T == UInt64? {
+    /// A whole number, or `null` for none; anything else is not of this form (unlike `optional(.integer)`, which
+    /// reads it as none).
+    static var numberOrNull: JSONForm {
+        JSONForm(
+            write: { $0.map { .number(String($0)) } ?? .null },
+            read: { json in
+                if case .null = json { return .some(nil) }
+                return JSONForm<UInt64>.integer(from: json).map { .some($0) }
+            })
+    }
 }
 
 extension JSONForm where T == APNsHeader {

@@ -13,11 +13,12 @@ public struct JournalRecord: Sendable {
     /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
     /// sent none.
     public var answeredAt: Date?
-    /// The connection's number, 1, 2, 3, … in the order connections were accepted.
+    /// The connection's number, 1, 2, 3, … in the order connections were accepted; 0 for a request that came on no
+    /// connection (a replay through the control API, `replayOf`).
     public internal(set) var connectionID: UInt64
     /// The client's address and port.
     public internal(set) var remoteAddress: String
-    /// The HTTP/2 stream the request came on.
+    /// The HTTP/2 stream the request came on; 0 for a request that came on no connection.
     public internal(set) var streamID: Int32
     var request: APNsRequest.Content
     var sharedVerdict: Verdict.Shared
@@ -27,8 +28,9 @@ public struct JournalRecord: Sendable {
     public var injectedFault: RuleFault?
     /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
     public var note: String?
-    /// Boxed so that records of ordinary pushes pay one `nil` reference for it, not the outcome's size.
-    private var deviceBox: DeviceOutcomeBox?
+    /// The device outcome and the replayed record's number, boxed so that records of ordinary pushes pay one `nil`
+    /// reference for them, not their size.
+    private var extras: RecordExtras?
     /// A record of a kind other than a device push, as read; `nil` (one reference) for every device push.
     var otherKind: OtherKindPart?
 
@@ -37,17 +39,24 @@ public struct JournalRecord: Sendable {
 
     /// What the simulated phone did with the push (issue 12); `nil` for pushes that reach no Live Activity.
     public var device: DeviceOutcome? {
-        get { deviceBox?.value }
-        set { deviceBox = newValue.map { DeviceOutcomeBox($0, historyEntry: nil) } }
+        get { extras?.device }
+        set { extras = RecordExtras.make(device: newValue, historyEntry: nil, replayOf: replayOf) }
     }
 
     /// The activity history entry of the push, which the journal numbers on append; `nil` for records the engine
     /// did not decide (read back from JSON, built in tests).
-    var activityHistoryEntry: ActivityHistoryEntry? { deviceBox?.historyEntry }
+    var activityHistoryEntry: ActivityHistoryEntry? { extras?.historyEntry }
 
     /// Sets the device part, with the activity history entry the push made (`MockAPNsEngine.decide`).
     mutating func setDevice(_ outcome: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
-        deviceBox = DeviceOutcomeBox(outcome, historyEntry: historyEntry)
+        extras = RecordExtras.make(device: outcome, historyEntry: historyEntry, replayOf: replayOf)
+    }
+
+    /// The sequence number of the record this one replays (`POST /v1/requests/{seq}/replay`): the request came
+    /// through the control API, on no connection (`connectionID` 0); `nil` for a request that came on a connection.
+    public var replayOf: UInt64? {
+        get { extras?.replayOf }
+        set { extras = RecordExtras.make(device: device, historyEntry: activityHistoryEntry, replayOf: newValue) }
     }
 
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
@@ -132,14 +141,22 @@ public struct JournalRecord: Sendable {
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
 }
 
-/// A record's device outcome behind one reference (`JournalRecord.device`), with where the push went in its
-/// activity's history.
-private final class DeviceOutcomeBox: Sendable {
-    let value: DeviceOutcome
+/// The parts of a record that most records lack, behind one reference: the device outcome (`JournalRecord.device`)
+/// with where the push went in its activity's history, and the record a replay replays (`JournalRecord.replayOf`).
+private final class RecordExtras: Sendable {
+    let device: DeviceOutcome?
     let historyEntry: ActivityHistoryEntry?
+    let replayOf: UInt64?
 
-    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
-        self.value = value
+    private init(device: DeviceOutcome?, historyEntry: ActivityHistoryEntry?, replayOf: UInt64?) {
+        self.device = device
         self.historyEntry = historyEntry
+        self.replayOf = replayOf
+    }
+
+    /// The parts given, or `nil` (no box) when there are none.
+    static func make(device: DeviceOutcome?, historyEntry: ActivityHistoryEntry?, replayOf: UInt64?) -> RecordExtras? {
+        guard device != nil || replayOf != nil else { return nil }
+        return RecordExtras(device: device, historyEntry: device == nil ? nil : historyEntry, replayOf: replayOf)
     }
 }

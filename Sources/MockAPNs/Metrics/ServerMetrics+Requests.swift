@@ -146,6 +146,7 @@ extension MockAPNsStats {
         if let reason = verdict.reason { byReason[reason.name, default: 0] += times }
         byPushType[verdict.pushType ?? "none", default: 0] += times
         byTopic[verdict.topic ?? "none", default: 0] += times
-        byConnection[String(connectionID), default: 0] += times
+        // A replay came on no connection (0): counted in the rest, under no connection.
+        if connectionID != 0 { byConnection[String(connectionID), default: 0] += times }
     }
 }

@@ -130,9 +130,7 @@ extension APNsConnectionHandler {
             records[index].answeredAt = answeredAt
         }
         if refused { Self.dropRefused(&records, steps) }
-        let numbered = engine.journal.append(contentsOf: &records)
-        // Live Activity pushes only: their history entries get the sequence numbers just given (one more lock).
-        if !numbered.isEmpty { engine.activities.number(numbered) }
+        engine.record(&records)
         for step in steps {
             switch step.reply {
             case .answer(let response):

@@ -53,11 +53,15 @@ extension APNsConnectionHandler {
     }
 
     /// Adds the control frames sent since the last report to the server's metrics (a lock, taken only when a
-    /// control frame went out).
+    /// control frame went out), and the GOAWAY, RST_STREAM and stream-limit frames among them to the connection's
+    /// history (another, only when one of those went out).
     func reportControlFrames() {
-        guard let counts = session?.controlFrames, counts != reportedControlFrames else { return }
-        metrics.controlFramesSent(counts.subtracting(reportedControlFrames))
-        reportedControlFrames = counts
+        guard let session, session.controlFrames != reportedControlFrames else { return }
+        metrics.controlFramesSent(session.controlFrames.subtracting(reportedControlFrames))
+        reportedControlFrames = session.controlFrames
+        guard !session.sentFrames.isEmpty || session.sentFramesDropped > 0 else { return }
+        let (frames, dropped) = session.takeSentFrames()
+        engine.connectionHistory.sent(frames, dropped: dropped, on: connection.info.id, at: engine.clock.now())
     }
 
     /// Writes what TLS has encrypted (answers, alerts, session tickets, close_notify) to the socket.

@@ -69,6 +69,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         metrics.connectionOpened()
+        engine.connectionHistory.opened(connection.info, at: engine.clock.now())
         if tls == nil { startHTTP2(context: context) }
         context.fireChannelActive()
     }
@@ -76,6 +77,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if state != .closed { metrics.connectionClosed() }
         reportControlFrames()
+        engine.connectionHistory.closed(connection.info.id, at: engine.clock.now())
         state = .closed
         session = nil
         // Delayed answers to a connection that is gone are recorded now (as unanswered), not when their delay ends.
@@ -174,6 +176,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
                 commonName: nil, uid: nil, topics: [], hasTopicsExtension: false, environments: [], notAfter: nil)
         case nil: break
         }
+        engine.connectionHistory.identified(
+            connection.info.id, alpn: connection.info.alpn, certificate: connection.info.clientCertificate)
         if let alpn = connection.info.alpn, alpn != "h2" {
             state = .refusingHTTP1
             writeCiphertext(context: context)

@@ -58,7 +58,9 @@ public final class MockAPNsServer: Sendable {
         self.host = host
         self.caPEM = caPEM
         self.startedAt = engine.clock.now()
-        self.control = InProcessControl(engine: engine, scenario: scenario, startedAt: startedAt)
+        self.control = InProcessControl(
+            engine: engine, scenario: scenario, startedAt: startedAt,
+            endpoint: APNsEndpoint(host: host, port: port, listen: scenario.listen))
         self.group = group
         self.ownsGroup = ownsGroup
         self.listeners = listeners

@@ -11,7 +11,9 @@ extension ProviderCheck {
     func reusesConnections(_ records: [JournalRecord]) -> VerifyReport.Item {
         var seen: Set<UInt64> = []
         var breaches: [Breach] = []
-        for record in records where seen.insert(record.connectionID).inserted && seen.count > maxConnections {
+        // A replay (connection 0) came through the control API, not from the provider.
+        for record in records
+        where record.connectionID != 0 && seen.insert(record.connectionID).inserted && seen.count > maxConnections {
             breaches.append(
                 Breach(
                     record: record,

@@ -90,4 +90,16 @@ struct RequestsExplainedCLITests {
             #expect(result.output.contains(#"after     active, content-state {"status":"2"}"#), "\(result.output)")
         }
     }
+
+    @Test("requests SEQ says a replay came through the control API, and which record it sent again")
+    func explainsAReplay() async throws {
+        try await withControlServer { server, control in
+            #expect(try await sendPush(server) == 200)
+            #expect(try await ControlCurl.call("POST", control, "/v1/requests/1/replay").status == 201)
+            let explained = try await offPool { try CLITests.run(["requests", "2", "--control", control.url]) }
+            #expect(explained.status == 0, "\(explained.errors)")
+            let first = explained.output.split(separator: "\n").first ?? ""
+            #expect(first.hasPrefix("#2 received ") && first.hasSuffix(" as a replay of #1 through the control API"))
+        }
+    }
 }

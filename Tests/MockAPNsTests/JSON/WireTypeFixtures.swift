@@ -1,11 +1,13 @@
 /// What the wire types wrote and read at 3e9e7ac, before their JSON was declared as tables (issue 21 item 5),
 /// captured by running the old encoders and decoders on `WireTypeSamples` and on the smallest inputs they took.
-/// `WireTypeJSONTests` holds the tables to them byte for byte. The one change since: a record writes `"kind":"push"`
-/// after its `sequence` (issue 21 item 4); the inputs read, written before it, have no `kind`.
+/// `WireTypeJSONTests` holds the tables to them byte for byte. The changes since: a record writes `"kind":"push"`
+/// after its `sequence` (issue 21 item 4; the inputs read, written before it, have no `kind`), and a replay, a
+/// record that came on no connection, writes `connection` and `stream` as `null` and ends with `replayOf` (issue 22).
 enum WireTypeFixtures {
     /// Each sample's JSON text, by name.
     static let written: [String: String] = [
         "record": ###"{"sequence":9,"kind":"push","receivedAt":"2026-09-21T14:13:20.123Z","answeredAt":"2026-09-21T14:19:20.500Z","connection":3,"remoteAddress":"127.0.0.1:50000","stream":5,"method":"POST","path":"/3/device/00ff","authority":"localhost","token":"00ff","pushType":"liveactivity","topic":"com.example.app.push-type.liveactivity","headers":[["apns-topic","com.example.app.push-type.liveactivity"]],"payload":"{\"aps\":{\"event\":\"start\",\"timestamp\":1790000000}}","payloadJSON":{"aps":{"event":"start","timestamp":1790000000}},"accepted":false,"reason":"BadDeviceToken","rule":"token.format","explanation":"bad","notes":["note"],"auth":{"kind":"token","teamID":"TESTTEAM01","keyID":"TESTKEY001","issuedAt":1789999000,"verified":true,"certificateTopics":["com.example.app","com.example.app.voip"]},"response":{"status":400,"apnsID":"123E4567-E89B-12D3-A456-4266554400A0","apnsUniqueID":"0f0e0d0c-0b0a-0908-0706-050403020100","body":"{\"reason\":\"BadDeviceToken\"}"},"fault":"a note","device":{"outcome":"started","reason":"push-to-start","activity":"ACT-1","updateToken":"aa11","warnings":["stale-date in 2057"],"notes":["no input-push-token"]}}"###,
+        "replay": ###"{"sequence":10,"kind":"push","receivedAt":"2026-09-21T14:13:20.123Z","answeredAt":"2026-09-21T14:19:20.500Z","connection":null,"remoteAddress":"","stream":null,"method":"POST","path":"/3/device/00ff","authority":null,"token":"00ff","pushType":"alert","topic":"com.example.app","headers":[["apns-topic","com.example.app"]],"payload":"{\"aps\":{}}","payloadJSON":{"aps":{}},"accepted":true,"reason":null,"rule":"accepted","explanation":"every check passed","notes":[],"auth":null,"response":{"status":200,"apnsID":"A","apnsUniqueID":null,"body":null},"fault":null,"replayOf":9}"###,
         "auth": ###"{"kind":"token","teamID":"TESTTEAM01","keyID":"TESTKEY001","issuedAt":1789999000,"verified":true,"certificateTopics":["com.example.app","com.example.app.voip"]}"###,
         "bareAuth": ###"{"kind":"token","teamID":null,"keyID":null,"issuedAt":null,"verified":false}"###,
         "response": ###"{"status":400,"apnsID":"123E4567-E89B-12D3-A456-4266554400A0","apnsUniqueID":"0f0e0d0c-0b0a-0908-0706-050403020100","body":"{\"reason\":\"BadDeviceToken\"}"}"###,

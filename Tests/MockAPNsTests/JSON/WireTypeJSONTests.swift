@@ -31,7 +31,7 @@ struct WireTypeJSONTests {
 
     /// Every wire type, with every member set, and the variants that leave members out.
     static let samples: [Sample] = [
-        Sample("record", S.record), Sample("auth", S.auth), Sample("bareAuth", S.bareAuth),
+        Sample("record", S.record), Sample("replay", S.replay), Sample("auth", S.auth), Sample("bareAuth", S.bareAuth),
         Sample("response", S.response), Sample("bareResponse", S.bareResponse), Sample("device", S.device),
         Sample("bareDevice", S.bareDevice), Sample("push", S.push), Sample("barePush", S.barePush),
         Sample("upload", S.upload), Sample("activity", S.activity), Sample("localActivity", S.localActivity),
@@ -62,13 +62,15 @@ struct WireTypeJSONTests {
 
     @Test("the full samples set every member their table declares, so the round trip checks each one")
     func samplesCoverEveryMember() throws {
-        // A cut payload's two members are round-tripped by JournalRecordJSONTests' truncated record.
+        // A cut payload's two members are round-tripped by JournalRecordJSONTests' truncated record, and
+        // `replayOf` by the replay sample.
         let truncated = try #require(JournalRecord(json: try JSONParser.parse(JournalRecordJSONTests.truncatedJSON)))
         #expect(truncated.json.jsonText == JournalRecordJSONTests.truncatedJSON)
         for name in Self.fullSamples {
             let sample = try #require(Self.samples.first { $0.name == name })
             for member in sample.members {
-                let value = sample.json[member] ?? (name == "record" ? truncated.json[member] : nil)
+                let value =
+                    sample.json[member] ?? (name == "record" ? truncated.json[member] ?? S.replay.json[member] : nil)
                 #expect(value != nil && value != .null, "\(name).\(member) is not set in WireTypeSamples")
             }
         }

@@ -40,6 +40,22 @@ enum WireTypeSamples {
         return record
     }
 
+    /// A replay through the control API (issue 22): on no connection, so `connection` and `stream` are `null`, and
+    /// `replayOf` names the record it sent again.
+    static var replay: JournalRecord {
+        var record = JournalRecord(
+            sequence: 10, receivedAt: at, answeredAt: later, connectionID: 0, remoteAddress: "",
+            request: APNsRequest(
+                method: "POST", path: "/3/device/00ff", headers: [APNsHeader("apns-topic", "com.example.app")],
+                body: Array(#"{"aps":{}}"#.utf8), streamID: 0),
+            verdict: Verdict(
+                outcome: .accepted, rule: "accepted", explanation: "every check passed", pushType: "alert",
+                topic: "com.example.app"),
+            response: bareResponse)
+        record.replayOf = 9
+        return record
+    }
+
     static let push = ActivityPush(
         at: at, sequence: 9, event: "update", outcome: .applied, reason: "newer timestamp", priority: 10)
     static let barePush = ActivityPush(at: at, sequence: nil, event: "start", outcome: .started)

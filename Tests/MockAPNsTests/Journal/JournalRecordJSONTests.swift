@@ -75,4 +75,22 @@ struct JournalRecordJSONTests {
         record.note = nil
         #expect(record.json["fault"] == .null)
     }
+
+    @Test("a replay reads back with no connection and the record it replays; a connection that is text is refused")
+    func replayJSON() throws {
+        let text = WireTypeSamples.replay.jsonText
+        let record = try #require(JournalRecord(json: try JSONParser.parse(text)))
+        #expect(record.connectionID == 0 && record.streamID == 0)
+        #expect(record.replayOf == 9)
+        #expect(record.json.jsonText == text)
+        let textConnection = text.replacingOccurrences(of: #""connection":null"#, with: #""connection":"2""#)
+        #expect(JournalRecord(json: try JSONParser.parse(textConnection)) == nil)
+        // Setting the phone's outcome keeps replayOf, and the other way round.
+        var replayed = record
+        replayed.device = WireTypeSamples.device
+        #expect(replayed.replayOf == 9)
+        replayed.replayOf = nil
+        #expect(replayed.device == WireTypeSamples.device)
+        #expect(replayed.json["replayOf"] == nil)
+    }
 }

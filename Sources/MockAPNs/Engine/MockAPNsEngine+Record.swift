@@ -1,0 +1,16 @@
+extension MockAPNsEngine {
+    /// Puts decided records in the journal, in order, under one lock, and gives the Live Activity history entries
+    /// of their pushes the sequence numbers just given: the last step of every decided request, whether it came on
+    /// a connection (`APNsConnectionHandler.deliver`) or was replayed through the control API. Leaves `records`
+    /// empty, with its capacity.
+    ///
+    /// - Returns: the sequence number of the last record (0 when there was none).
+    @discardableResult
+    @inline(__always)
+    func record(_ records: inout [JournalRecord]) -> UInt64 {
+        let (last, numbered) = journal.append(contentsOf: &records)
+        // Live Activity pushes only: their history entries get their sequence numbers (one more lock).
+        if !numbered.isEmpty { activities.number(numbered) }
+        return last
+    }
+}
