@@ -69,7 +69,7 @@ struct TokenUploadEndToEndTests {
         try await UploadReceiver.with { receiver in
             try await Self.withUploadServer(try Self.scenario(uploadingTo: receiver.url)) { server, _ in
                 let (id, token) = try await Self.start(server)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 try await Task.sleep(for: .milliseconds(200))  // a second POST would have arrived by now
                 let received = receiver.received
                 #expect(received.count == 1)
@@ -103,7 +103,7 @@ struct TokenUploadEndToEndTests {
         try await UploadReceiver.with(answer: { $0 <= 2 ? 503 : 200 }) { receiver in
             try await Self.withUploadServer(try Self.scenario(uploadingTo: receiver.url)) { server, _ in
                 let (id, _) = try await Self.start(server)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 let received = receiver.received
                 #expect(received.count == 3)
                 #expect(Set(received.map(\.body)).count == 1)
@@ -148,7 +148,7 @@ struct TokenUploadEndToEndTests {
         try await Self.withUploadServer(try Self.scenario(uploadingTo: url, attempts: 2), capture: capture) {
             server, _ in
             let (id, _) = try await Self.start(server)
-            await server.engine.tokenUploads.waitUntilSettled()
+            await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
             let upload = try #require(Self.uploads(server, id).first)
             #expect(upload.status == .failed && upload.attempts == 2 && upload.httpStatus == nil)
             #expect(upload.error == "connection refused", "\(upload.error ?? "")")
@@ -166,7 +166,7 @@ struct TokenUploadEndToEndTests {
             try await Self.withUploadServer(scenario) { server, _ in
                 let (id, _) = try await Self.start(server)
                 let started = ContinuousClock.now
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 #expect(ContinuousClock.now - started < .seconds(2))
                 let upload = try #require(Self.uploads(server, id).first)
                 #expect(upload.status == .failed && upload.attempts == 1)
@@ -189,7 +189,7 @@ struct TokenUploadEndToEndTests {
                 #expect(shown.json?["tokenUpload"]?["url"]?.stringValue == receiver.url)
                 #expect(shown.json?["tokenUpload"]?["attempts"] == .number("2"))
                 let (id, _) = try await Self.start(server)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 #expect(receiver.received.count == 1)
                 #expect(Self.uploads(server, id).first?.status == .delivered)
             }
@@ -220,7 +220,7 @@ struct TokenUploadEndToEndTests {
                 let took = ContinuousClock.now - started
                 #expect(took < .milliseconds(1500), "the start push took \(took)")
                 #expect(Self.uploads(server, id).first?.status == .pending)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 #expect(Self.uploads(server, id).first?.status == .delivered)
             }
         }
@@ -234,7 +234,7 @@ struct TokenUploadEndToEndTests {
                 var rotated = try #require(server.engine.activities.activity(id: id))
                 rotated.updateToken = String(repeating: "ab", count: 80)
                 server.engine.tokenIssued(rotated, event: .rotated)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 let events = receiver.received.compactMap { $0.json?["event"]?.stringValue }
                 #expect(events == ["started", "started", "rotated"])
                 #expect(receiver.received.last?.json?["token"]?.stringValue == rotated.updateToken)
@@ -251,7 +251,7 @@ struct TokenUploadEndToEndTests {
                 _ = try await Self.start(server)
                 let reset = try await ControlCurl.call("POST", control, "/v1/reset")
                 #expect(reset.status == 200)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 #expect(server.engine.activities.activities.isEmpty)
                 #expect(try await server.verify().passed)
             }

@@ -16,7 +16,7 @@ struct TokenUploadTransportTests {
             let scenario = try TokenUploadEndToEndTests.scenario(uploadingTo: url, attempts: 2)
             try await TokenUploadEndToEndTests.withUploadServer(scenario, capture: capture) { server, _ in
                 let (id, _) = try await TokenUploadEndToEndTests.start(server)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 let upload = try #require(TokenUploadEndToEndTests.uploads(server, id).first)
                 #expect(upload.status == .failed && upload.attempts == 2 && upload.httpStatus == nil)
                 #expect(upload.error == PlainHTTPTokenUploadTransport.needsTLS, "\(upload.error ?? "")")
@@ -35,7 +35,7 @@ struct TokenUploadTransportTests {
             let transport = AsyncHTTPClientTokenUploadTransport()
             try await TokenUploadEndToEndTests.withUploadServer(scenario, transport: transport) { server, _ in
                 let (id, token) = try await TokenUploadEndToEndTests.start(server)
-                await server.engine.tokenUploads.waitUntilSettled()
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 let upload = try #require(TokenUploadEndToEndTests.uploads(server, id).first)
                 #expect(upload.status == .delivered && upload.httpStatus == 200 && upload.attempts == 1)
                 let post = try #require(receiver.received.first)
