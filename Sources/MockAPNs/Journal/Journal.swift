@@ -24,15 +24,12 @@ public final class Journal: Sendable {
         /// The dropped records the stats reader has not counted yet, so that the stats cover every request.
         var dropTally = JournalDropTally()
 
-        /// Numbers `record` (unless `numbered`: it keeps its own number, which is after every one kept), writes it
-        /// to the file, counts it and keeps it. When the journal is full the oldest record is dropped and swapped
-        /// into `record`, so that it is released after the lock.
-        mutating func keep(
-            _ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?, numbered: Bool = false
-        ) -> UInt64 {
-            let sequence = numbered ? record.sequence : nextSequence
+        /// Numbers `record`, writes it to the file, counts it and keeps it. When the journal is full the oldest
+        /// record is dropped and swapped into `record`, so that it is released after the lock.
+        mutating func keep(_ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?) -> UInt64 {
+            let sequence = nextSequence
             record.sequence = sequence
-            nextSequence = sequence + 1
+            nextSequence += 1
             total += 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
@@ -147,7 +144,9 @@ public final class Journal: Sendable {
         var record = record
         let kept = state.withLockedValue { state in
             guard record.sequence >= state.nextSequence, record.sequence < UInt64.max else { return false }
-            _ = state.keep(&record, capacity: capacity, maxBytes: maxBytes, file: file, numbered: true)
+            // `keep` numbers it with the next number: make that its own (the pushes' path stays as it was).
+            state.nextSequence = record.sequence
+            _ = state.keep(&record, capacity: capacity, maxBytes: maxBytes, file: file)
             return true
         }
         return kept
