@@ -16,16 +16,15 @@ public final class Journal: Sendable {
         /// Kept with the records so that an append takes one lock and, with no observer, allocates nothing.
         var observers: [Observer] = []
 
-        /// Numbers `record` (unless `numbered`: it keeps its own number, which is after every one kept), writes it
-        /// to the file, counts it in `counts` and keeps it. When the journal is full the oldest record is dropped
-        /// and swapped into `record`, so that it is released after the lock.
+        /// Numbers `record`, writes it to the file, counts it in `counts` and keeps it. When the journal is full the
+        /// oldest record is dropped and swapped into `record`, so that it is released after the lock.
         mutating func keep(
             _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
-            file: JournalFile?, numbered: Bool = false
+            file: JournalFile?
         ) -> UInt64 {
-            let sequence = numbered ? record.sequence : nextSequence
+            let sequence = nextSequence
             record.sequence = sequence
-            nextSequence = sequence + 1
+            nextSequence += 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
             counts.count(record)
@@ -157,8 +156,10 @@ public final class Journal: Sendable {
         var record = record
         let kept = state.withLockedValue { state in
             guard record.sequence >= state.nextSequence, record.sequence < UInt64.max else { return false }
+            // `keep` numbers it with the next number: make that its own (the pushes' path stays as it was).
+            state.nextSequence = record.sequence
             _ = metrics.countingRequests { counts in
-                state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file, numbered: true)
+                state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
             }
             return true
         }

@@ -68,7 +68,8 @@ struct PackageTests {
             try MockServerProcess.start(executable: binary, in: folder, environment: bare)
         }
         let controlPort = server.controlPort
-        let answers: Result<(Curl.Response, (status: Int32, output: String, errors: String)), any Error>
+        typealias Run = (status: Int32, output: String, errors: String)
+        let answers: Result<(Curl.Response, Run, Run), any Error>
         do {
             answers = .success(try await offPool {
                 let push = try Curl.request(
@@ -86,15 +87,24 @@ struct PackageTests {
                     ],
                     in: folder
                 )
-                return (push, records)
+                // The inspector's page and files come from inside the binary: nothing beside it holds them.
+                let control = "http://127.0.0.1:\(controlPort)"
+                let page = try Curl.run([
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code} %{content_type}\n", control + "/push/1",
+                    "-o", "/dev/null", "-w", "%{http_code} %{content_type}\n", control + "/assets/app.js",
+                ])
+                return (push, records, (page.0, page.1, page.2))
             })
         } catch {
             answers = .failure(error)
         }
         await server.stopOffPool()
-        let (push, records) = try answers.get()
+        let (push, records, page) = try answers.get()
         #expect(push.status == 200, "\(push.body)")
         #expect(
             records.status == 0 && records.output.contains("from the package"), "\(records.output)\(records.errors)")
+        #expect(
+            page.output == "200 text/html; charset=utf-8\n200 text/javascript; charset=utf-8\n",
+            "\(page.output)\(page.errors)")
     }
 }
