@@ -23,6 +23,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # else selenium-manager tries the n
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -228,8 +229,11 @@ def color_scheme(driver, scheme: str) -> None:
 
 
 def wait_for(driver, condition, timeout: float = 10, message: str = ""):
-    """Waits until `condition(driver)` is truthy; answers it."""
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    """Waits until `condition(driver)` is truthy; answers it. An element the page drew anew while the condition
+    read it (stale) is read again at the next poll."""
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: condition(d), message)
 
 
 @pytest.fixture

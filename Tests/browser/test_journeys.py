@@ -309,9 +309,11 @@ def test_paused_the_list_holds_still_and_a_pill_counts_the_new_pushes(page, mock
     one(page, '[data-testid="follow"]').click()
     assert one(page, '[data-testid="follow"]').get_attribute("aria-pressed") == "false"
     later = [mock.push(), mock.push()]
-    pill = one(page, '[data-testid="new-pill"]')
-    wait_for(page, lambda d: pill.is_displayed() and pill.text.startswith("2 new"), 5, "no pill counting 2 new")
+    # The pill is looked up at each use: the list may draw it anew between two looks (a stale element).
+    def pill(d):
+        return one(d, '[data-testid="new-pill"]')
+    wait_for(page, lambda d: pill(d).is_displayed() and pill(d).text.startswith("2 new"), 5, "no pill counting 2 new")
     assert row_seqs(page) == [first["sequence"]]
-    pill.click()
+    pill(page).click()
     wait_for(page, lambda d: row_seqs(d) == [later[1]["sequence"], later[0]["sequence"], first["sequence"]], 5)
-    assert not pill.is_displayed()
+    assert not pill(page).is_displayed()

@@ -410,12 +410,17 @@ export class PushView {
                         event.preventDefault();
                         const parsed = parseHeaderText(headers.value);
                         if (parsed.error) return;
-                        this.replay({ headers: parsed.headers, payload: payload.value });
+                        // A content-length follows the edited payload, as curl would send it: the recorded one
+                        // counts the original bytes, and the server refuses a request whose data differs from it.
+                        const bytes = new TextEncoder().encode(payload.value).length;
+                        const sent = parsed.headers.map(([name, value]) =>
+                            [name, name.toLowerCase() === "content-length" ? String(bytes) : value]);
+                        this.replay({ headers: sent, payload: payload.value });
                     },
                 },
             }, h("h2", {}, "Edit and replay"),
-            h("label", {}, "Headers ", h("small", {}, "(one name: value a line; the path stays ", h("code", {},
-                record.path), ")")), headers,
+            h("label", {}, "Headers ", h("small", {}, "(one name: value a line; content-length follows the payload; the path stays ",
+                h("code", {}, record.path), ")")), headers,
             h("label", {}, "Payload"), payload, status,
             h("div", { class: "buttons" }, send,
                 h("button", { type: "button", on: { click: () => this.closeEditor() } }, "Close")));
