@@ -8,6 +8,7 @@ extension Device {
         if let environment { members.append(("environment", .string(environment.rawValue))) }
         members.append(("kind", .string(kind.rawValue)))
         if let attributesType { members.append(("attributesType", .string(attributesType))) }
+        if let phone { members.append(("phone", .string(phone))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))
@@ -28,6 +29,7 @@ extension ScriptedRule {
         if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
         if let nth { members.append(("nth", .number(String(nth)))) }
         if let times { members.append(("times", .number(String(times)))) }
+        if !phone { members.append(("phone", .bool(false))) }
         switch action {
         case .respond(let status, let reason, let timestamp, let delay):
             var respond: [(String, JSONValue)] = [("status", .number(String(status)))]
@@ -136,8 +138,9 @@ extension ScenarioExpectation {
 }
 
 extension World {
-    /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, fidelity); keys carry their public key as inline `pem`.
+    /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps with
+    /// what their code does, devices, fidelity, and `simulation` when it differs from the defaults); keys carry
+    /// their public key as inline `pem`.
     public var scenarioMembers: [(String, JSONValue)] {
         func acceptance(_ policy: StrictnessPolicy) -> JSONValue { policy == .lenient ? "accept" : "reject" }
         let keys: [JSONValue] = keys.values.sorted { $0.keyID < $1.keyID }.map { key in
@@ -151,6 +154,7 @@ extension World {
         let apps: [JSONValue] = apps.values.sorted { $0.bundleID < $1.bundleID }.map { app in
             var members: [(String, JSONValue)] = [("bundleID", .string(app.bundleID))]
             if let team = app.teamID { members.append(("teamID", .string(team))) }
+            if let behaviour = phone.apps[app.bundleID] { members += behaviour.scenarioMembers }
             return .object(members)
         }
         return [
@@ -161,7 +165,7 @@ extension World {
             ("apps", .array(apps)),
             ("devices", .array(devices.values.sorted { $0.token < $1.token }.map(\.scenarioJSON))),
             ("fidelity", fidelity.scenarioJSON),
-        ]
+        ] + (phone.settings == SimulationSettings() ? [] : [("simulation", phone.settings.scenarioJSON)])
     }
 }
 
