@@ -29,6 +29,7 @@ public final class Journal: Sendable {
         mutating func keep(_ record: inout JournalRecord, capacity: Int, maxBytes: Int, file: JournalFile?) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
+            record.noteSequence(sequence)
             nextSequence += 1
             total += 1
             // Under the lock, so the file's lines keep sequence order across event loops.

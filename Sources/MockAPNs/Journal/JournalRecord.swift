@@ -50,6 +50,18 @@ public struct JournalRecord: Sendable {
         deviceBox = DeviceOutcomeBox(outcome, historyEntry: historyEntry)
     }
 
+    /// Sets the device part the phone decided (`MockAPNsEngine.decide`): a box the phone may share between pushes
+    /// that end the same way, or one that carries the push's number for the phone to refer to it later.
+    mutating func setDevice(_ box: DeviceOutcomeBox) {
+        deviceBox = box
+    }
+
+    /// Gives the phone the record's sequence number, when the phone keeps a reference to the push (`Journal`
+    /// calls it as it numbers the record).
+    func noteSequence(_ sequence: UInt64) {
+        deviceBox?.number?.set(sequence)
+    }
+
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
     public var fault: String? { injectedFault?.rawValue ?? note }
 
@@ -133,13 +145,19 @@ public struct JournalRecord: Sendable {
 }
 
 /// A record's device outcome behind one reference (`JournalRecord.device`), with where the push went in its
-/// activity's history.
-private final class DeviceOutcomeBox: Sendable {
+/// activity's history, or the number the phone refers to it by.
+final class DeviceOutcomeBox: Sendable {
+    /// The outcome.
     let value: DeviceOutcome
+    /// Where the push went in its activity's history (a Live Activity push).
     let historyEntry: ActivityHistoryEntry?
+    /// The push's number, when the phone keeps a reference to it (a collapse id, a held push).
+    let number: PushNumber?
 
-    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
+    /// A box of `value`.
+    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry? = nil, number: PushNumber? = nil) {
         self.value = value
         self.historyEntry = historyEntry
+        self.number = number
     }
 }
