@@ -13,7 +13,7 @@ struct MockAPNsCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self,
-            ActivitiesCommand.self, Token.self, Check.self,
+            ActivitiesCommand.self, PhonesCommand.self, PhoneCommand.self, Token.self, Check.self,
         ],
         defaultSubcommand: nil
     )

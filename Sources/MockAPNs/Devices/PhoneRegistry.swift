@@ -76,6 +76,12 @@ public final class PhoneRegistry: Sendable {
         }
     }
 
+    /// Changes the phone `id` through the API: `change` runs on the kept phone, or on a default one that is then
+    /// kept (an implicit phone the person changed has something to remember).
+    func change<T>(_ id: String, _ change: (inout Phone) throws -> T) rethrows -> T {
+        try withPhone(id, change)
+    }
+
     /// The phone `id` as kept; `nil` when it is not (an implicit phone with nothing to remember).
     public func phone(_ id: String) -> Phone? {
         state.withLockedValue { $0.phones[id] }

@@ -135,31 +135,11 @@ extension PhoneState {
         }
         return .object(members)
     }
-
-    /// Every field, the Focus `null` when off: what `GET /v1/phones/{id}` answers as `state`.
-    var json: JSONValue {
-        .object([
-            ("online", .bool(online)), ("locked", .bool(locked)), ("lowPowerMode", .bool(lowPowerMode)),
-            ("focus", focus?.json ?? .null), ("scheduledSummary", .bool(scheduledSummary)),
-            ("callActive", .bool(callActive)),
-        ])
-    }
-}
-
-extension PhoneFocus {
-    /// The Focus as a scenario writes it, every field.
-    var json: JSONValue {
-        .object([
-            ("name", .string(name)), ("allowedApps", .array(allowedApps.map { .string($0) })),
-            ("timeSensitive", .bool(timeSensitive)), ("allowedPeople", .array(allowedPeople.map { .string($0) })),
-            ("filter", filter.map { .string($0) } ?? .null),
-        ])
-    }
 }
 
 extension AppOnPhone {
     /// The app's fields that differ from the defaults (a scenario's `phones.<id>.apps` entry).
-    var scenarioJSON: JSONValue {
+    public var scenarioJSON: JSONValue {
         let defaults = AppOnPhone()
         var members: [(String, JSONValue)] = []
         if installed != defaults.installed { members.append(("installed", .bool(installed))) }
@@ -175,26 +155,9 @@ extension AppOnPhone {
         if voipFailures != 0 { members.append(("voipFailures", .number(String(voipFailures)))) }
         return .object(members)
     }
-
-    /// Every field: what `GET /v1/phones/{id}` answers for the app.
-    var json: JSONValue {
-        .object([
-            ("installed", .bool(installed)), ("state", .string(state.rawValue)),
-            ("authorization", .string(authorization.rawValue)), ("settings", settings.json),
-            ("backgroundAppRefresh", .bool(backgroundAppRefresh)), ("debugger", .bool(debugger)),
-            ("voipFailures", .number(String(voipFailures))),
-        ])
-    }
 }
 
 extension NotificationSettings {
-    /// Every setting.
-    var json: JSONValue {
-        .object(
-            Self.switchNames.map { ($0, JSONValue.bool(self[switch: $0])) }
-                + [("showPreviews", .string(showPreviews.rawValue))])
-    }
-
     /// The settings that differ from the defaults.
     var changedJSON: JSONValue {
         let defaults = NotificationSettings()
