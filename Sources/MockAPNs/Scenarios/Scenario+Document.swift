@@ -92,11 +92,16 @@ extension RuleMatch {
 }
 
 extension DeviceCondition {
-    /// The condition as a `match:`'s `device:` mapping: `outcome` (a name, or a list of several), then `reason`
-    /// and `warnings: none` when given.
+    /// The condition as a `match:`'s `device:` mapping: `outcome`, `rule` and `fired` when given (a name, or a list
+    /// of several), then `reason` and `warnings: none` when given.
     public var scenarioJSON: JSONValue {
-        let names = outcomes.map { JSONValue.string($0.rawValue) }
-        var members: [(String, JSONValue)] = [("outcome", names.count == 1 ? names[0] : .array(names))]
+        func oneOrList(_ names: [String]) -> JSONValue {
+            names.count == 1 ? .string(names[0]) : .array(names.map { .string($0) })
+        }
+        var members: [(String, JSONValue)] = []
+        if !outcomes.isEmpty { members.append(("outcome", oneOrList(outcomes.map(\.rawValue)))) }
+        if !rules.isEmpty { members.append(("rule", oneOrList(rules.map(\.id)))) }
+        if !fired.isEmpty { members.append(("fired", oneOrList(fired.map(\.id)))) }
         if let reason {
             // A literal reason is kept as a one-element oneOf; write it back as the literal.
             if case .oneOf(let literals) = reason, literals.count == 1 {
