@@ -7,8 +7,8 @@ extension MockAPNsCommand {
 
     /// The commands whose usage errors exit with `usageExitCode`: their exit statuses 1 and 3 mean something else
     /// (APNs' error answers and an unreachable endpoint for `push`; a failed check and a failed COMMAND for `run`);
-    /// commands added since (`activities`) follow them.
-    static let usageErrorsExit2: Set<String> = ["push", "run", "verify", "activities", "inspect"]
+    /// commands added since (`activities`, `inspect`, `phones`, `phone`) follow them.
+    static let usageErrorsExit2: Set<String> = ["push", "run", "verify", "activities", "inspect", "phones", "phone"]
 
     /// ArgumentParser's `main`, except that usage errors of `usageErrorsExit2` exit with `usageExitCode`.
     static func main() async {

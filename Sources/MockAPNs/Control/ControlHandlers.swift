@@ -36,6 +36,7 @@ struct ControlHandlers: Sendable {
         router.post("/v1/clock") { request, _ in try await self.moveClock(request) }
         registerActivities(on: router)
         registerReplay(on: router)
+        registerPhones(on: router)
         router.get("/v1/stats") { _, _ in ControlResponse.json(try await self.server.stats().json) }
         router.post("/v1/verify") { _, _ in ControlResponse.json(try await self.server.verify().json) }
         router.get("/metrics") { _, _ in self.metrics() }

@@ -113,4 +113,20 @@ public protocol MockAPNsControl: Sendable {
 
     /// Connection `id`, or `nil` when neither the history nor a record knows it (`GET /v1/connections/{id}`).
     func connection(id: UInt64) async throws -> ConnectionSummary?
+
+    /// Every simulated phone the mock knows (the declared ones, each declared device's, and each implicit phone it
+    /// keeps state for), with its state and what it shows (`GET /v1/phones`).
+    func phones() async throws -> [PhoneSnapshot]
+
+    /// The phone `id` (a phone id, or one of its device tokens), or `nil` when the mock knows none by it.
+    func phone(id: String) async throws -> PhoneSnapshot?
+
+    /// Changes the phone `id` as its person would: `fields` are those of a scenario's `phones.<id>` entry
+    /// (`["online": false]`). Answers the phone after the change, which the journal records as a `phone` record.
+    /// Throws `MockAPNsControlError` (400 naming an unknown field or value, 404 for an unknown phone).
+    func updatePhone(id: String, _ fields: JSONValue) async throws -> PhoneSnapshot
+
+    /// Changes the app `bundleID` on the phone `id`: `fields` are those of a scenario's `phones.<id>.apps.<bundle>`
+    /// entry (`["state": "forceQuit"]`); as `updatePhone`.
+    func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot
 }

@@ -97,4 +97,20 @@ extension MockAPNsControlForwarding {
     public func startActivity(_ start: ActivityStart) async throws -> ActivitySnapshot {
         try await forwardedControl.startActivity(start)
     }
+
+    /// Every simulated phone the mock knows.
+    public func phones() async throws -> [PhoneSnapshot] { try await forwardedControl.phones() }
+
+    /// The phone `id` (a phone id or one of its tokens), or `nil`.
+    public func phone(id: String) async throws -> PhoneSnapshot? { try await forwardedControl.phone(id: id) }
+
+    /// Changes the phone `id` as its person would.
+    public func updatePhone(id: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
+        try await forwardedControl.updatePhone(id: id, fields)
+    }
+
+    /// Changes the app `bundleID` on the phone `id`.
+    public func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
+        try await forwardedControl.updatePhoneApp(id: id, bundleID: bundleID, fields)
+    }
 }

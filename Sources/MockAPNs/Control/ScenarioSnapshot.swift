@@ -4,7 +4,8 @@ public struct ScenarioSnapshot: Sendable {
     public var name: String
     /// The document: the fields of a scenario file as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario`
     /// accept back: name, activityTypes, liveActivity, environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, rules, expect, unexpected, checks and tokenUpload (the optional declarations only when set).
+    /// devices, fidelity, simulation, phones, rules, expect, unexpected, checks and tokenUpload (the optional
+    /// declarations only when set).
     public var document: JSONValue
 
     /// A snapshot named `name` with `document`.
@@ -27,6 +28,10 @@ public struct ScenarioSnapshot: Sendable {
             members.append(("liveActivity", settings.scenarioJSON))
         }
         members += world.scenarioMembers
+        if let phones = declarations?.phones, !phones.isEmpty {
+            let sorted = phones.sorted { $0.key < $1.key }
+            members.append(("phones", .object(sorted.map { ($0.key, $0.value.scenarioJSON) })))
+        }
         members.append(("rules", .array(rules.map(\.scenarioJSON))))
         if let declarations {
             if !declarations.expectations.isEmpty {

@@ -31,13 +31,16 @@ struct ActivityPushFacts {
     /// Why any push is dropped whatever it reaches: no known event, no timestamp, a timestamp too far ahead.
     func commonRefusal() -> DeviceOutcome? {
         guard ["start", "update", "end"].contains(event) else {
-            return DeviceOutcome(.dropped, reason: "aps.event is \(event.isEmpty ? "missing" : "'\(event)'"), "
-                + "not start, update or end")
+            return DeviceOutcome(
+                .dropped, rule: .activityNotDecodable,
+                reason: "aps.event is \(event.isEmpty ? "missing" : "'\(event)'"), not start, update or end")
         }
-        guard let timestamp else { return DeviceOutcome(.dropped, reason: "aps.timestamp is missing") }
+        guard let timestamp else {
+            return DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: "aps.timestamp is missing")
+        }
         if let limit = settings.futureTimestampLimit, timestamp - now.timeIntervalSince1970 > limit {
             return DeviceOutcome(
-                .dropped,
+                .dropped, rule: .activityFutureTimestamp,
                 reason: "timestamp \(Self.text(timestamp)) is more than \(ActivityDateWarning.spanText(limit)) "
                     + "ahead of the clock (liveActivity.futureTimestampLimit)")
         }
@@ -49,37 +52,45 @@ struct ActivityPushFacts {
     func admitStart(types: [String: ActivitySchema], deviceType: String?) -> StartAdmission {
         guard event == "start" else {
             return .refused(
-                DeviceOutcome(.dropped, reason: "a push-to-start token only starts activities; this is '\(event)'"))
+                DeviceOutcome(
+                    .dropped, rule: .activityNotDecodable,
+                    reason: "a push-to-start token only starts activities; this is '\(event)'"))
         }
         guard let typeName = aps["attributes-type"]?.stringValue else {
-            return .refused(DeviceOutcome(.dropped, reason: "aps.attributes-type is missing: nothing starts"))
+            return .refused(
+                DeviceOutcome(
+                    .dropped, rule: .activityUnknownType, reason: "aps.attributes-type is missing: nothing starts"))
         }
         guard let schema = types[typeName] else {
             let reason = ActivitySchema.undeclared(typeName, field: "attributes-type", among: types)
-            return .refused(DeviceOutcome(.dropped, reason: reason))
+            return .refused(DeviceOutcome(.dropped, rule: .activityUnknownType, reason: reason))
         }
         if let deviceType, deviceType != typeName {
             return .refused(
                 DeviceOutcome(
-                    .dropped,
+                    .dropped, rule: .activityUnknownType,
                     reason: "attributes-type '\(typeName)' is not this push-to-start token's type '\(deviceType)'"))
         }
         if settings.startNeedsAlert, aps["alert"] == nil {
             return .refused(
-                DeviceOutcome(.dropped, reason: "a start without alert (liveActivity.startNeedsAlert)"))
+                DeviceOutcome(
+                    .dropped, rule: .activityStartNeedsAlert,
+                    reason: "a start without alert (liveActivity.startNeedsAlert)"))
         }
         guard let attributes = aps["attributes"] else {
-            return .refused(DeviceOutcome(.dropped, reason: "aps.attributes is missing"))
+            return .refused(
+                DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: "aps.attributes is missing"))
         }
         guard let contentState = aps["content-state"] else {
-            return .refused(DeviceOutcome(.dropped, reason: "aps.content-state is missing"))
+            return .refused(
+                DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: "aps.content-state is missing"))
         }
         let decoded = [schema.decodeAttributes(attributes), schema.decodeContentState(contentState)]
         if let error = decoded.lazy.compactMap(\.error).first {
-            return .refused(DeviceOutcome(.dropped, reason: error.description))
+            return .refused(DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: error.description))
         }
         if let problem = ActivitySize.problem(attributes: attributes, contentState: contentState) {
-            return .refused(DeviceOutcome(.dropped, reason: problem))
+            return .refused(DeviceOutcome(.dropped, rule: .activityTooLarge, reason: problem))
         }
         return .admitted(warnings: dateWarnings(decoded.flatMap(\.dates), schema))
     }
@@ -88,42 +99,48 @@ struct ActivityPushFacts {
     func apply(to activity: inout LiveActivity, priority: Int, types: [String: ActivitySchema]) -> DeviceOutcome {
         guard activity.state(at: now, lifetimes: settings.lifetimes).isRunning else {
             if let swiped = activity.dismissedAt, swiped <= now {
-                return DeviceOutcome(.ignored, reason: "dismissed by the person")
+                return DeviceOutcome(.ignored, rule: .activityAfterEnd, reason: "dismissed by the person")
             }
-            return DeviceOutcome(.ignored, reason: "activity ended")
+            return DeviceOutcome(.ignored, rule: .activityAfterEnd, reason: "activity ended")
         }
-        guard let timestamp else { return DeviceOutcome(.dropped, reason: "aps.timestamp is missing") }
+        guard let timestamp else {
+            return DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: "aps.timestamp is missing")
+        }
         let schema = types[activity.attributesType]
         if event == "start" {
-            return DeviceOutcome(.dropped, reason: "a start goes to a push-to-start token, not an update token")
+            return DeviceOutcome(
+                .dropped, rule: .activityNotDecodable,
+                reason: "a start goes to a push-to-start token, not an update token")
         }
         if event == "end" { return end(&activity, timestamp: timestamp, schema: schema) }
         if timestamp < activity.timestamp {
             return DeviceOutcome(
-                .ignored,
+                .ignored, rule: .activityOlderTimestamp,
                 reason: "timestamp \(Self.text(timestamp)) is older than the last applied "
                     + Self.text(activity.timestamp))
         }
         if let limit = settings.oldTimestampLimit, now.timeIntervalSince1970 - timestamp > limit {
             return DeviceOutcome(
-                .ignored,
+                .ignored, rule: .activityOldTimestamp,
                 reason: "timestamp \(Self.text(timestamp)) is more than \(ActivityDateWarning.spanText(limit)) "
                     + "behind the clock (liveActivity.oldTimestampLimit)")
         }
         guard let contentState = aps["content-state"] else {
-            return DeviceOutcome(.dropped, reason: "aps.content-state is missing")
+            return DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: "aps.content-state is missing")
         }
         let decoded = schema?.decodeContentState(contentState)
-        if let error = decoded?.error { return DeviceOutcome(.dropped, reason: error.description) }
+        if let error = decoded?.error {
+            return DeviceOutcome(.dropped, rule: .activityNotDecodable, reason: error.description)
+        }
         if let problem = ActivitySize.problem(attributes: activity.attributes, contentState: contentState) {
-            return DeviceOutcome(.dropped, reason: problem)
+            return DeviceOutcome(.dropped, rule: .activityTooLarge, reason: problem)
         }
         if priority == 10, let limit = settings.priority10UpdatesPerHour {
             let since = now.addingTimeInterval(-3600)
             let spent = activity.history.filter { $0.priority == 10 && $0.outcome == .applied && $0.at > since }.count
             if spent >= limit {
                 return DeviceOutcome(
-                    .throttled,
+                    .throttled, rule: .activityUpdateBudget,
                     reason: "priority-10 budget spent: \(spent) updates in the last hour "
                         + "(liveActivity.priority10UpdatesPerHour)")
             }
@@ -138,7 +155,7 @@ struct ActivityPushFacts {
         activity.staleDate = staleDate
         if let score = aps["relevance-score"]?.doubleValue { activity.relevanceScore = score }
         let warnings = schema.map { dateWarnings(decoded?.dates ?? [], $0) } ?? []
-        return DeviceOutcome(.applied, warnings: warnings, notes: notes)
+        return DeviceOutcome(.applied, rule: .activityApplied, warnings: warnings, notes: notes)
     }
 
     /// Ends `activity`, even for an older timestamp (seen); a final content-state that does not decode leaves the
@@ -162,7 +179,7 @@ struct ActivityPushFacts {
         activity.updatedAt = now
         activity.endedAt = now
         activity.dismissalDate = aps["dismissal-date"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
-        return DeviceOutcome(.ended, warnings: warnings, notes: notes)
+        return DeviceOutcome(.ended, rule: .activityEnded, warnings: warnings, notes: notes)
     }
 
     /// The date-sanity warnings for `dates` decoded as `schema`'s.

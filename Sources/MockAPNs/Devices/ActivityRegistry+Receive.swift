@@ -90,13 +90,13 @@ extension ActivityRegistry {
         case .started(let activity): started = activity
         case .overBudget(let count):
             return DeviceOutcome(
-                .throttled,
+                .throttled, rule: .activityStartBudget,
                 reason: "push-to-start budget exceeded: \(count) starts within "
                     + "\(ActivityDateWarning.spanText(settings.startWindow)) (liveActivity.startsPerWindow)")
         }
         let issued = asked || settings.tokenWithoutInputPushToken
         return DeviceOutcome(
-            .started, activityID: started.id, updateToken: issued ? started.updateToken : nil,
+            .started, rule: .activityStarted, activityID: started.id, updateToken: issued ? started.updateToken : nil,
             warnings: warnings, notes: notes)
     }
 }

@@ -37,7 +37,7 @@ extension ActivitySnapshot: JSONMapped {
             .member("dismissesAt", \.dismissesAt, .timestamp, required: true),
             .custom("outcomes", write: { outcomes($0.activity.outcomeCounts) }) { draft, json in
                 guard let json else { return true }
-                for kind in DeviceOutcome.Kind.allCases {
+                for kind in DeviceOutcome.Kind.activityKinds {
                     draft.activity.outcomeCounts[kind] = json[kind.rawValue].flatMap(JSONForm.integer.read) ?? 0
                 }
                 return true
@@ -65,9 +65,9 @@ extension ActivitySnapshot: JSONMapped {
         .number(ActivityPushFacts.text(value))
     }
 
-    /// The count of each outcome, every kind in `DeviceOutcome.Kind`'s order.
+    /// The count of each outcome a Live Activity push can have, in `DeviceOutcome.Kind.activityKinds`' order.
     private static func outcomes(_ counts: [DeviceOutcome.Kind: Int]) -> JSONValue {
-        .object(DeviceOutcome.Kind.allCases.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })
+        .object(DeviceOutcome.Kind.activityKinds.map { ($0.rawValue, .number(String(counts[$0] ?? 0))) })
     }
 }
 

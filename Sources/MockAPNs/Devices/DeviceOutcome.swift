@@ -1,13 +1,14 @@
-/// What the simulated phone did with a push APNs accepted: the journal record's `device` part.
+/// What the simulated phone did with a push APNs accepted: the journal record's `device` part, one vocabulary for
+/// every push type (phone.md §5).
 ///
-/// "APNs answers 200 to almost every Live Activity mistake; the phone then silently drops the push"
-/// (live-activities.md). The outcome says what the phone would have done, and why, in plain words.
+/// APNs's 200 means "accepted", not "the person saw it". The outcome says what the phone would have done (`kind`),
+/// which rule decided (`rule`, with every rule that fired in `trace`), and why in plain words (`reason`).
 public struct DeviceOutcome: Sendable, Hashable {
-    /// What the phone did.
+    /// What happened to the push: APNs's storage, then the phone.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A `start` started a new activity (and issued its update token).
         case started
-        /// An `update` (or `start` content) changed the activity.
+        /// An `update` (or `start` content) changed the activity; a badge-only push set the badge.
         case applied
         /// An `end` ended the activity.
         case ended
@@ -15,28 +16,71 @@ public struct DeviceOutcome: Sendable, Hashable {
         case ignored
         /// The phone dropped it: it does not decode, is too large, lacks something the phone needs.
         case dropped
-        /// The phone's budget for such pushes is spent.
+        /// The phone's budget for such pushes is spent; never delivered.
         case throttled
+        /// Held by APNs for an offline or power-restricted phone.
+        case stored
+        /// Handed over later, from storage.
+        case delivered
+        /// Superseded by a later push: in storage, on the list by a collapse, or held on the phone.
+        case replaced
+        /// Its expiration passed undelivered.
+        case expired
+        /// Dropped by APNs before the phone: app uninstalled, notifications disabled.
+        case discarded
+        /// Presented now: banner, Lock Screen, sound, badge, as settings and options allow.
+        case shown
+        /// Notification Center only: no banner, sound or screen wake.
+        case shownQuietly
+        /// Delivered, but kept back silently by a Focus or the Scheduled Summary.
+        case withheld
+        /// The phone has it and shows nothing.
+        case notShown
+        /// The app or its extension ran code for it: launched, woken, or called in the foreground.
+        case launched
+        /// Kept on the phone, for the app later.
+        case held
+        /// Not launched or woken; the push is gone.
+        case notLaunched
+        /// A VoIP push reported as a call.
+        case reported
+        /// The app or extension was killed for how it handled the push.
+        case terminated
+
+        /// The kinds a Live Activity push can have (an activity counts its pushes by these).
+        public static let activityKinds: [Kind] = [.started, .applied, .ended, .ignored, .dropped, .throttled]
     }
 
     public var kind: Kind
+    /// The rule that set the kind or, when the kind is the push type's plain result, the first modifier with a
+    /// warning or a collapse; `nil` on records written before rules existed.
+    public var rule: DeviceRule?
     /// Why, in plain words (`activity ended`, `content-state.status: expected String, found number`).
     public var reason: String?
+    /// Every rule that fired, in order: the deciding rule and the modifiers (`sound-not-bundled`).
+    public var trace: [DeviceRule]
+    /// The sequence number of the other push involved (the one a collapse replaced).
+    public var related: UInt64?
     /// The activity it reached or started.
     public var activityID: String?
     /// The update token a `start` issued.
     public var updateToken: String?
-    /// Applied, but probably not as meant (a date decoding to 2057).
+    /// Likely provider or app bugs (a date decoding to 2057, a sound the app does not bundle).
     public var warnings: [String]
-    /// Facts worth knowing that are not mistakes (an equal timestamp, a start without `input-push-token`).
+    /// Facts worth knowing that are not mistakes (an equal timestamp, an open setting that decided).
     public var notes: [String]
 
+    /// An outcome of `kind` decided by `rule`; `trace` defaults to the rule alone.
     public init(
-        _ kind: Kind, reason: String? = nil, activityID: String? = nil, updateToken: String? = nil,
-        warnings: [String] = [], notes: [String] = []
+        _ kind: Kind, rule: DeviceRule? = nil, reason: String? = nil, trace: [DeviceRule]? = nil,
+        related: UInt64? = nil, activityID: String? = nil, updateToken: String? = nil, warnings: [String] = [],
+        notes: [String] = []
     ) {
         self.kind = kind
+        self.rule = rule
         self.reason = reason
+        self.trace = trace ?? rule.map { [$0] } ?? []
+        self.related = related
         self.activityID = activityID
         self.updateToken = updateToken
         self.warnings = warnings
@@ -47,19 +91,35 @@ public struct DeviceOutcome: Sendable, Hashable {
     public var summary: String {
         reason.map { "\(kind.rawValue): \($0)" } ?? kind.rawValue
     }
+
+    /// Whether `rule` fired for this push: it decided, or is in `trace`.
+    public func fired(_ rule: DeviceRule) -> Bool {
+        self.rule == rule || trace.contains(rule)
+    }
 }
 
 extension DeviceOutcome: JSONMapped {
-    /// The outcome as JSON: `outcome`, `reason`, `activity`, `updateToken`, `warnings`, `notes`, always in this
-    /// order (`null` or `[]` when empty); read back `nil` when `outcome` is missing or unknown.
+    /// The outcome as JSON: `outcome`, `rule`, `reason`, `trace`, `related`, `activity`, `updateToken`, `warnings`,
+    /// `notes`, always in this order (`null` or `[]` when empty); read back `nil` when `outcome` is missing or
+    /// unknown. A rule id this version does not know reads as a rule of that id.
     public static let jsonMapping = JSONMapping<DeviceOutcome, DeviceOutcome>(
         DeviceOutcome(.applied),
         [
             .member("outcome", \.kind, .rawValue, required: true),
+            .member("rule", \.rule, .optional(.deviceRule)),
             .member("reason", \.reason, .optional(.string)),
+            .member("trace", \.trace, .compactArray(.deviceRule)),
+            .member("related", \.related, .optional(.integer)),
             .member("activity", \.activityID, .optional(.string)),
             .member("updateToken", \.updateToken, .optional(.string)),
             .member("warnings", \.warnings, .compactArray(.string)),
             .member("notes", \.notes, .compactArray(.string)),
         ])
+}
+
+extension JSONForm where T == DeviceRule {
+    /// A rule as its id.
+    static var deviceRule: JSONForm {
+        JSONForm(write: { .string($0.id) }, read: { $0.stringValue.map(DeviceRule.read) })
+    }
 }

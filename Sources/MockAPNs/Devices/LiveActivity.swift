@@ -42,7 +42,7 @@ public struct LiveActivity: Sendable, Hashable {
     public var history: [ActivityPush]
     /// How many of its oldest pushes `history` no longer lists.
     public var historyDropped = 0
-    /// How many of its pushes had each outcome, the dropped ones included (every kind present).
+    /// How many of its pushes had each outcome, the dropped ones included (every `activityKinds` kind present).
     public var outcomeCounts: [DeviceOutcome.Kind: Int]
     /// Every upload of its update tokens to the provider's server (`tokenUpload:`), oldest first.
     public var tokenUploads: [TokenUpload] = []
@@ -64,7 +64,7 @@ public struct LiveActivity: Sendable, Hashable {
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
         self.history = history
-        var counts = Dictionary(uniqueKeysWithValues: DeviceOutcome.Kind.allCases.map { ($0, 0) })
+        var counts = Dictionary(uniqueKeysWithValues: DeviceOutcome.Kind.activityKinds.map { ($0, 0) })
         for push in history { counts[push.outcome, default: 0] += 1 }
         self.outcomeCounts = counts
     }

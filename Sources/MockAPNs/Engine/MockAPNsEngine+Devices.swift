@@ -32,9 +32,9 @@ extension MockAPNsEngine {
     /// unless it went to a push-to-start device, a declared live-activity token with an `attributesType`, or an
     /// update token the registry issued.
     ///
-    /// Only pushes the APNs rules accepted reach the phone; a scripted 200 stands in for APNs and reaches no
-    /// device (its rule decides the test, not the phone). The outcome comes with its activity history entry, which
-    /// gets the record's sequence number once the journal gives it one.
+    /// Only pushes APNs accepted reach the phone: those the APNs rules accepted, and a scripted 200 unless its rule
+    /// says `phone: false`. The outcome comes with its activity history entry, which gets the record's sequence
+    /// number once the journal gives it one.
     func deviceOutcome(
         of request: borrowing APNsRequest, to deviceToken: DeviceToken, world: World, now: Date
     ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {

@@ -21,6 +21,8 @@ public final class MockAPNsEngine: Sendable {
     /// The simulated phone's Live Activities and the update tokens it issued (issue 12). Kept out of the world:
     /// minting a token must not bump the world generation (structure.md §3.2b).
     public let activities = ActivityRegistry()
+    /// The simulated phones' state (issue 23), kept out of the world like the activities.
+    public let phones = PhoneRegistry()
     /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
     public let tokenUploads: TokenUploader
     /// The recent connections: when they opened and closed, their ALPN and certificate, the control frames sent on
@@ -76,7 +78,14 @@ public final class MockAPNsEngine: Sendable {
             case .respond(let status, let reasonName, let timestamp, let delay):
                 let response: APNsResponse
                 let decided: Verdict
+                var device: DeviceOutcomeBox?
                 if status == 200 {
+                    // "A scripted 200 reaches the phone like any other accepted push" (issue 23), unless the
+                    // rule says `phone: false`.
+                    if rule.phone, let token = request.deviceToken.flatMap(DeviceToken.init) {
+                        device = deviceStage(
+                            request, token: token, pushType: pushType, connection: &connection, now: receivedAt)
+                    }
                     response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
                     decided = Verdict(
                         outcome: .accepted, rule: name, explanation: "scripted success by rule '\(rule.name)'",
@@ -90,9 +99,10 @@ public final class MockAPNsEngine: Sendable {
                         explanation: "scripted answer \(reason) by rule '\(rule.name)'", pushType: pushType,
                         topic: topic)
                 }
-                let record = record(
+                var record = record(
                     of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
                     fault: nil, &connection.lastVerdict)
+                if let device { record.setDevice(device) }
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
                 // GOAWAY still answers its own stream 503 Shutdown; the other faults answer nothing.
@@ -113,10 +123,11 @@ public final class MockAPNsEngine: Sendable {
             request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt,
             acceptedToken: &token)
         if decided.pushType == nil { decided.pushType = request.fields.pushType }
-        // The device stage (issue 12): the one branch an ordinary push pays.
-        var device: (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)?
-        if decided.pushType == APNsPushType.liveactivity.name, let token {
-            device = deviceOutcome(of: request, to: token, world: connection.validator.world, now: receivedAt)
+        // The device stage (issues 12 and 23): only accepted pushes have a token here.
+        var device: DeviceOutcomeBox?
+        if let token {
+            device = deviceStage(
+                request, token: token, pushType: decided.pushType, connection: &connection, now: receivedAt)
         }
         let response: APNsResponse =
             switch decided.outcome {
@@ -128,8 +139,24 @@ public final class MockAPNsEngine: Sendable {
         var record = record(
             of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
             fault: nil, &connection.lastVerdict)
-        if let device { record.setDevice(device.outcome, historyEntry: device.entry) }
+        if let device { record.setDevice(device) }
         return .answer(response, record: record, delay: nil)
+    }
+
+    /// What the simulated phone does with an accepted push to `token`: its Live Activity, or the phone's walk for
+    /// the other push types it plays (`nil` for the rest).
+    private func deviceStage(
+        _ request: borrowing APNsRequest, token: DeviceToken, pushType: String?, connection: inout APNsConnection,
+        now: Date
+    ) -> DeviceOutcomeBox? {
+        if pushType == APNsPushType.liveactivity.name {
+            return deviceOutcome(of: request, to: token, world: connection.validator.world, now: now).map {
+                DeviceOutcomeBox($0.outcome, historyEntry: $0.entry)
+            }
+        }
+        return phoneOutcome(
+            of: request.content, to: token, pushType: pushType, world: connection.validator.world,
+            memo: connection.memo, now: now)
     }
 
     /// The journal record of `request`, which it takes apart: its content moves into the record (cut only when

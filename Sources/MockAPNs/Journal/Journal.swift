@@ -24,6 +24,7 @@ public final class Journal: Sendable {
         ) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
+            record.noteSequence(sequence)
             nextSequence += 1
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)

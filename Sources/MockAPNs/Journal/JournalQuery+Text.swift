@@ -71,7 +71,8 @@ extension JournalQuery: FilterQuery {
         case .connection: connection = UInt64(value)
         case .device: device = DeviceOutcome.Kind(rawValue: value)
         case .warnings: deviceWarnings = value == "some"
-        case .status, .priority, .rule, .collapseID, .kind, .activity, .event, .text, .after, .before: break
+        case .status, .priority, .rule, .deviceRule, .collapseID, .kind, .activity, .event, .text, .after, .before:
+            break
         }
     }
 

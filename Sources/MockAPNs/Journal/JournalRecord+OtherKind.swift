@@ -8,7 +8,19 @@ extension JournalRecord {
     /// channel operation, a later event of a push, or a kind a newer server adds) keeps its common members
     /// (`sequence`, `receivedAt`, `answeredAt`, `connection`, `remoteAddress`, `stream`) and is written back as
     /// this object; it has no request and no verdict, and no expectation or search term matches it as a push.
-    public var rawJSON: JSONValue? { otherKind?.json }
+    public var rawJSON: JSONValue? { otherKind.map { $0.object(sequence: sequence) } }
+
+    /// A record of `kind` this server writes (a phone state change), received at `receivedAt`, with `members`
+    /// beside the common ones; the journal gives it its sequence number.
+    init(kind: Kind, receivedAt: Date, members: [(String, JSONValue)]) {
+        self = Self.blank
+        self.receivedAt = receivedAt
+        sharedVerdict = Verdict.Shared(Verdict(outcome: .noAnswer, rule: "", explanation: ""))
+        let common: [(String, JSONValue)] = [
+            ("kind", .string(kind.name)), ("receivedAt", .string(Timestamp.text(receivedAt))),
+        ]
+        otherKind = OtherKindPart(kind: kind, json: .object(common + members), numbered: true)
+    }
 
     /// The members of a record of another kind but the common ones, on one line (`channel: "c1", op: "create"`);
     /// empty for a device push.
@@ -54,16 +66,26 @@ extension JournalRecord {
     }
 }
 
-/// A record of another kind behind one reference (`JournalRecord.otherKind`): its kind and its object as read.
+/// A record of another kind behind one reference (`JournalRecord.otherKind`): its kind and its object, as read or
+/// as this server wrote it.
 final class OtherKindPart: Sendable {
     /// The record's `kind`.
     let kind: JournalRecord.Kind
-    /// The record's object, every member as received.
+    /// The record's object: every member as received, or (`numbered`) every member but `sequence`.
     let json: JSONValue
+    /// Whether the server made the record: its `sequence` is the journal's, written first.
+    let numbered: Bool
 
-    /// The part of a record of `kind` read from `json`.
-    init(kind: JournalRecord.Kind, json: JSONValue) {
+    /// The part of a record of `kind` read from `json` (or made, without its sequence, when `numbered`).
+    init(kind: JournalRecord.Kind, json: JSONValue, numbered: Bool = false) {
         self.kind = kind
         self.json = json
+        self.numbered = numbered
+    }
+
+    /// The record's object: as read, or with `sequence` first for a record this server made.
+    func object(sequence: UInt64) -> JSONValue {
+        guard numbered, case .object(let members) = json else { return json }
+        return .object([("sequence", .number(String(sequence)))] + members)
     }
 }

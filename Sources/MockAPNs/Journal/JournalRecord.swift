@@ -28,35 +28,48 @@ public struct JournalRecord: Sendable {
     public var injectedFault: RuleFault?
     /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
     public var note: String?
-    /// The device outcome and the replayed record's number, boxed so that records of ordinary pushes pay one `nil`
-    /// reference for them, not their size.
-    private var extras: RecordExtras?
+    /// Boxed so that records of ordinary pushes pay one `nil` reference for it, not the outcome's size.
+    private var deviceBox: DeviceOutcomeBox?
+    /// The replayed record's number, boxed for the same reason: replays are rare.
+    private var replayBox: ReplayOfBox?
     /// A record of a kind other than a device push, as read; `nil` (one reference) for every device push.
     var otherKind: OtherKindPart?
 
-    /// What the record is of: `.devicePush` for every record the server writes today.
+    /// What the record is of: `.devicePush` for every push the server records.
     public var kind: Kind { otherKind?.kind ?? .devicePush }
 
-    /// What the simulated phone did with the push (issue 12); `nil` for pushes that reach no Live Activity.
+    /// What the simulated phone did with the push; `nil` for pushes that reach no phone.
     public var device: DeviceOutcome? {
-        get { extras?.device }
-        set { extras = RecordExtras.make(device: newValue, historyEntry: nil, replayOf: replayOf) }
+        get { deviceBox?.value }
+        set { deviceBox = newValue.map { DeviceOutcomeBox($0, historyEntry: nil) } }
     }
 
     /// The activity history entry of the push, which the journal numbers on append; `nil` for records the engine
     /// did not decide (read back from JSON, built in tests).
-    var activityHistoryEntry: ActivityHistoryEntry? { extras?.historyEntry }
+    var activityHistoryEntry: ActivityHistoryEntry? { deviceBox?.historyEntry }
 
     /// Sets the device part, with the activity history entry the push made (`MockAPNsEngine.decide`).
     mutating func setDevice(_ outcome: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
-        extras = RecordExtras.make(device: outcome, historyEntry: historyEntry, replayOf: replayOf)
+        deviceBox = DeviceOutcomeBox(outcome, historyEntry: historyEntry)
+    }
+
+    /// Sets the device part the phone decided (`MockAPNsEngine.decide`): a box the phone may share between pushes
+    /// that end the same way, or one that carries the push's number for the phone to refer to it later.
+    mutating func setDevice(_ box: DeviceOutcomeBox) {
+        deviceBox = box
+    }
+
+    /// Gives the phone the record's sequence number, when the phone keeps a reference to the push (`Journal`
+    /// calls it as it numbers the record).
+    func noteSequence(_ sequence: UInt64) {
+        deviceBox?.number?.set(sequence)
     }
 
     /// The sequence number of the record this one replays (`POST /v1/requests/{seq}/replay`): the request came
     /// through the control API, on no connection (`connectionID` 0); `nil` for a request that came on a connection.
     public var replayOf: UInt64? {
-        get { extras?.replayOf }
-        set { extras = RecordExtras.make(device: device, historyEntry: activityHistoryEntry, replayOf: newValue) }
+        get { replayBox?.sequence }
+        set { replayBox = newValue.map(ReplayOfBox.init) }
     }
 
     /// The record's `fault` member: the injected fault's name, else the note; `nil` when neither.
@@ -141,22 +154,29 @@ public struct JournalRecord: Sendable {
     public var requestAPNsID: String? { headers.first { $0.name == "apns-id" }?.value }
 }
 
-/// The parts of a record that most records lack, behind one reference: the device outcome (`JournalRecord.device`)
-/// with where the push went in its activity's history, and the record a replay replays (`JournalRecord.replayOf`).
-private final class RecordExtras: Sendable {
-    let device: DeviceOutcome?
+/// A record's device outcome behind one reference (`JournalRecord.device`), with where the push went in its
+/// activity's history, or the number the phone refers to it by.
+final class DeviceOutcomeBox: Sendable {
+    /// The outcome.
+    let value: DeviceOutcome
+    /// Where the push went in its activity's history (a Live Activity push).
     let historyEntry: ActivityHistoryEntry?
-    let replayOf: UInt64?
+    /// The push's number, when the phone keeps a reference to it (a collapse id, a held push).
+    let number: PushNumber?
 
-    private init(device: DeviceOutcome?, historyEntry: ActivityHistoryEntry?, replayOf: UInt64?) {
-        self.device = device
+    /// A box of `value`.
+    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry? = nil, number: PushNumber? = nil) {
+        self.value = value
         self.historyEntry = historyEntry
-        self.replayOf = replayOf
+        self.number = number
     }
+}
 
-    /// The parts given, or `nil` (no box) when there are none.
-    static func make(device: DeviceOutcome?, historyEntry: ActivityHistoryEntry?, replayOf: UInt64?) -> RecordExtras? {
-        guard device != nil || replayOf != nil else { return nil }
-        return RecordExtras(device: device, historyEntry: device == nil ? nil : historyEntry, replayOf: replayOf)
+/// The number of the record a replay replays (`JournalRecord.replayOf`), behind one reference.
+private final class ReplayOfBox: Sendable {
+    let sequence: UInt64
+
+    init(_ sequence: UInt64) {
+        self.sequence = sequence
     }
 }

@@ -1,7 +1,8 @@
 extension JournalRecord {
     /// What a journal record is of, written as the record's `kind` member: an open set of names, like push types.
     ///
-    /// Today the server records device pushes only (`push`). The other names are the kinds the next features add
+    /// The server records device pushes (`push`) and phone state changes (`phone`). The other names are the kinds
+    /// the next features add
     /// (broadcast sends, channel operations, events that happen to an earlier push); a reader keeps a record of a
     /// kind it does not read as received (`JournalRecord.rawJSON`) and shows it instead of failing.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
@@ -24,5 +25,8 @@ extension JournalRecord {
         public static let channel = Kind("channel")
         /// Something that happened later to an earlier push: delivered, replaced, expired (not recorded yet).
         public static let deviceEvent = Kind("device-event")
+        /// A change of a simulated phone's state through the control API: which phone (and app), the fields
+        /// before and after (issue 23).
+        public static let phone = Kind("phone")
     }
 }

@@ -59,6 +59,13 @@ extension MatchTerm {
         case .warnings:
             guard value == "none" || value == "some" else { return problem("must be none or some, got '\(value)'") }
             return .success(value)
+        case .deviceRule:
+            guard DeviceRule.named(value) != nil else {
+                return problem(
+                    "must be a rule of the simulated phone, such as alert-shown or background-force-quit; got "
+                        + "'\(value)'" + NameSuggestion.hint(for: value, among: DeviceRule.ids))
+            }
+            return .success(value)
         case .activity:
             guard value.count >= ActivityRegistry.minimumIDPrefix else {
                 return problem(

@@ -31,8 +31,11 @@ public struct MatchTerm: Sendable, Hashable {
         case connection
         /// Whether the push was accepted: `true` or `false`.
         case accepted
-        /// What the simulated phone did (`applied`, `dropped`, ...); a push that reached no Live Activity has none.
+        /// What the simulated phone did (`shown`, `applied`, `dropped`, ...); a push that reached no phone has none.
         case device
+        /// A rule of the simulated phone that decided or fired for the push (`background-force-quit`,
+        /// `sound-not-bundled`): its `device` part's `rule` or one in its `trace`.
+        case deviceRule = "device-rule"
         /// Whether the phone's outcome carries warnings: `some` or `none`.
         case warnings
         /// The Live Activity the push reached or started: its id, or the start of it (at least
@@ -115,6 +118,7 @@ public struct MatchTerm: Sendable, Hashable {
         case .connection: return String(record.connectionID) == value
         case .accepted: return record.accepted == (value == "true")
         case .device: return record.device?.kind.rawValue == value
+        case .deviceRule: return record.device.map { $0.fired(DeviceRule.read(value)) } ?? false
         case .warnings: return record.device.map { $0.warnings.isEmpty == (value == "none") } ?? false
         case .activity: return record.device?.activityID.map { $0.uppercased().hasPrefix(value) } ?? false
         case .event: return record.apsEvent == value
@@ -141,6 +145,8 @@ public struct MatchTerm: Sendable, Hashable {
             case .connection: String(record.connectionID)
             case .accepted: record.accepted ? "true" : "false"
             case .device: record.device?.summary
+            case .deviceRule:
+                record.device.map { $0.trace.isEmpty ? "none" : $0.trace.map(\.id).joined(separator: ", ") }
             case .warnings: record.device.map { $0.warnings.isEmpty ? "none" : $0.warnings.joined(separator: "; ") }
             case .activity: record.device?.activityID
             case .event: record.apsEvent

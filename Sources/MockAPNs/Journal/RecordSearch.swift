@@ -108,6 +108,7 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
         case .reason: "BadDeviceToken"
         case .type: "alert"
         case .device: "applied"
+        case .deviceRule: "alert-shown"
         case .warnings: "none"
         case .kind: "push"
         case .activity: "0c6f1a2b"

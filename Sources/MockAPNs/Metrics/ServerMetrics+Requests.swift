@@ -65,6 +65,8 @@ extension ServerMetrics {
         /// scripted delay. A record is appended just before its answer is sent, so only an answer stamped later
         /// than the arrival ends it; otherwise it ends now.
         mutating func count(_ record: borrowing JournalRecord) {
+            // Only device pushes are requests: a phone state change is a record of another kind.
+            guard record.kind == .devicePush else { return }
             total += 1
             let status = record.response?.status
             if let last = runs.indices.last, runs[last].verdict === record.sharedVerdict, runs[last].status == status,

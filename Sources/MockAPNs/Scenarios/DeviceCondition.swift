@@ -8,25 +8,40 @@
 /// ```yaml
 /// device: { outcome: applied, warnings: none }
 /// device: { outcome: [dropped, ignored], reason: { regex: "content-state" } }
+/// device: { outcome: notLaunched, rule: background-force-quit }
+/// device: { outcome: shown, fired: [sound-not-bundled] }
 /// ```
 public struct DeviceCondition: Sendable {
-    /// The outcomes that pass (`outcome: applied` or `outcome: [applied, started]`); at least one.
+    /// The outcomes that pass (`outcome: applied` or `outcome: [applied, started]`); empty: any outcome (then a
+    /// rule or a fired rule is given).
     public var outcomes: [DeviceOutcome.Kind]
+    /// The rules that may have decided (`rule: alert-shown`, or a list); empty: any rule.
+    public var rules: [DeviceRule] = []
+    /// The rules that must all have fired, deciding or as a modifier (`fired: [sound-not-bundled]`).
+    public var fired: [DeviceRule] = []
     /// A test on the outcome's reason: a literal (`equals`) or a value operator such as `regex`.
     public var reason: MatchCondition?
     /// `warnings: none`: the outcome must carry no warning (a date that decodes to 2057, say).
     public var noWarnings: Bool
 
-    /// A condition passing the outcomes `outcomes`, with `reason` and without warnings when asked.
-    public init(_ outcomes: [DeviceOutcome.Kind], reason: MatchCondition? = nil, noWarnings: Bool = false) {
+    /// A condition passing the outcomes `outcomes` (any when empty), decided by one of `rules` (any when empty),
+    /// having fired every one of `fired`, with `reason` and without warnings when asked.
+    public init(
+        _ outcomes: [DeviceOutcome.Kind], rules: [DeviceRule] = [], fired: [DeviceRule] = [],
+        reason: MatchCondition? = nil, noWarnings: Bool = false
+    ) {
         self.outcomes = outcomes
+        self.rules = rules
+        self.fired = fired
         self.reason = reason
         self.noWarnings = noWarnings
     }
 
-    /// Whether `device`, a record's device part (`nil` when the push reached no simulated activity), passes.
+    /// Whether `device`, a record's device part (`nil` when the push reached no simulated phone), passes.
     func passes(_ device: DeviceOutcome?) -> Bool {
-        guard let device, outcomes.contains(device.kind) else { return false }
+        guard let device, outcomes.isEmpty || outcomes.contains(device.kind) else { return false }
+        if !rules.isEmpty, !rules.contains(where: { $0 == device.rule }) { return false }
+        if !fired.allSatisfy(device.fired) { return false }
         if let reason, !reason.matches(text: device.reason) { return false }
         return !noWarnings || device.warnings.isEmpty
     }
@@ -34,21 +49,34 @@ public struct DeviceCondition: Sendable {
     /// `phone applied`, `phone dropped or ignored, reason {"regex":"decode"}`, `phone applied with no warnings`.
     var text: String { "phone \(expectedText)" }
 
-    /// What the condition asks, as a near miss says it: `applied`, `applied with no warnings`.
+    /// What the condition asks, as a near miss says it: `applied`, `applied with no warnings`, `notLaunched by
+    /// background-force-quit`, `shown having fired sound-not-bundled`.
     var expectedText: String {
-        var text = outcomes.map(\.rawValue).joined(separator: " or ")
+        var text = outcomes.isEmpty ? "any outcome" : outcomes.map(\.rawValue).joined(separator: " or ")
+        if !rules.isEmpty { text += " by " + rules.map(\.id).joined(separator: " or ") }
+        if !fired.isEmpty { text += " having fired " + fired.map(\.id).joined(separator: " and ") }
         if let reason { text += ", reason \(Self.reasonText(reason))" }
         if noWarnings { text += " with no warnings" }
         return text
     }
 
     /// What a record's device part was, as a near miss says it: `dropped: content-state.status: expected String,
-    /// found number`, `applied with warnings: …`, or why there was none.
-    static func actualText(_ device: DeviceOutcome?) -> String {
-        guard let device else { return "absent (the push reached no simulated Live Activity)" }
-        guard !device.warnings.isEmpty else { return device.summary }
-        return "\(device.summary) with warnings: \(device.warnings.joined(separator: "; "))"
+    /// found number`, `applied with warnings: …`, or why there was none; `namingRules` adds the rules that fired
+    /// (`shown: … (rules: alert-shown, sound-off)`).
+    static func actualText(_ device: DeviceOutcome?, namingRules: Bool = false) -> String {
+        guard let device else { return "absent (the push reached no simulated phone)" }
+        var text = device.summary
+        if namingRules {
+            // The condition asks which rules fired: say which did, the deciding one first.
+            let rules = ([device.rule].compactMap { $0 } + device.trace.filter { $0 != device.rule }).map(\.id)
+            text += " (rules: \(rules.isEmpty ? "none" : rules.joined(separator: ", ")))"
+        }
+        guard !device.warnings.isEmpty else { return text }
+        return "\(text) with warnings: \(device.warnings.joined(separator: "; "))"
     }
+
+    /// Whether the condition asks which rule decided or fired.
+    var asksRules: Bool { !rules.isEmpty || !fired.isEmpty }
 
     /// A reason condition as written: a literal as its JSON string, an operator as its mapping.
     private static func reasonText(_ reason: MatchCondition) -> String {

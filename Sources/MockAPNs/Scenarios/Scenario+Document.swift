@@ -8,6 +8,7 @@ extension Device {
         if let environment { members.append(("environment", .string(environment.rawValue))) }
         members.append(("kind", .string(kind.rawValue)))
         if let attributesType { members.append(("attributesType", .string(attributesType))) }
+        if let phone { members.append(("phone", .string(phone))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))
@@ -28,6 +29,7 @@ extension ScriptedRule {
         if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
         if let nth { members.append(("nth", .number(String(nth)))) }
         if let times { members.append(("times", .number(String(times)))) }
+        if !phone { members.append(("phone", .bool(false))) }
         switch action {
         case .respond(let status, let reason, let timestamp, let delay):
             var respond: [(String, JSONValue)] = [("status", .number(String(status)))]
@@ -90,11 +92,16 @@ extension RuleMatch {
 }
 
 extension DeviceCondition {
-    /// The condition as a `match:`'s `device:` mapping: `outcome` (a name, or a list of several), then `reason`
-    /// and `warnings: none` when given.
+    /// The condition as a `match:`'s `device:` mapping: `outcome`, `rule` and `fired` when given (a name, or a list
+    /// of several), then `reason` and `warnings: none` when given.
     public var scenarioJSON: JSONValue {
-        let names = outcomes.map { JSONValue.string($0.rawValue) }
-        var members: [(String, JSONValue)] = [("outcome", names.count == 1 ? names[0] : .array(names))]
+        func oneOrList(_ names: [String]) -> JSONValue {
+            names.count == 1 ? .string(names[0]) : .array(names.map { .string($0) })
+        }
+        var members: [(String, JSONValue)] = []
+        if !outcomes.isEmpty { members.append(("outcome", oneOrList(outcomes.map(\.rawValue)))) }
+        if !rules.isEmpty { members.append(("rule", oneOrList(rules.map(\.id)))) }
+        if !fired.isEmpty { members.append(("fired", oneOrList(fired.map(\.id)))) }
         if let reason {
             // A literal reason is kept as a one-element oneOf; write it back as the literal.
             if case .oneOf(let literals) = reason, literals.count == 1 {
@@ -136,8 +143,9 @@ extension ScenarioExpectation {
 }
 
 extension World {
-    /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, fidelity); keys carry their public key as inline `pem`.
+    /// The world as the fields of a scenario file (environment, unknownDevices, unknownKeys, keys, apps with
+    /// what their code does, devices, fidelity, and `simulation` when it differs from the defaults); keys carry
+    /// their public key as inline `pem`.
     public var scenarioMembers: [(String, JSONValue)] {
         func acceptance(_ policy: StrictnessPolicy) -> JSONValue { policy == .lenient ? "accept" : "reject" }
         let keys: [JSONValue] = keys.values.sorted { $0.keyID < $1.keyID }.map { key in
@@ -151,6 +159,7 @@ extension World {
         let apps: [JSONValue] = apps.values.sorted { $0.bundleID < $1.bundleID }.map { app in
             var members: [(String, JSONValue)] = [("bundleID", .string(app.bundleID))]
             if let team = app.teamID { members.append(("teamID", .string(team))) }
+            if let behaviour = phone.apps[app.bundleID] { members += behaviour.scenarioMembers }
             return .object(members)
         }
         return [
@@ -161,7 +170,7 @@ extension World {
             ("apps", .array(apps)),
             ("devices", .array(devices.values.sorted { $0.token < $1.token }.map(\.scenarioJSON))),
             ("fidelity", fidelity.scenarioJSON),
-        ]
+        ] + (phone.settings == SimulationSettings() ? [] : [("simulation", phone.settings.scenarioJSON)])
     }
 }
 

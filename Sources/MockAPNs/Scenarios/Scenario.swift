@@ -53,6 +53,8 @@ public struct Scenario: Sendable {
     public var liveActivity = LiveActivitySettings()
     /// Where the simulated app uploads each new update token (`tokenUpload:`); `nil`: nowhere.
     public var tokenUpload: TokenUploadSettings?
+    /// The simulated phones the scenario describes (`phones:`), by id, in their declared state.
+    public var phones: [String: PhoneState] = [:]
 
     /// The declared Live Activity attributes types by Swift name.
     public var activityTypes: [String: ActivitySchema] {

@@ -67,6 +67,13 @@ extension ScenarioLoader {
             }
             if let apps = fields["apps"] {
                 scenario.world.apps = try self.apps(apps)
+                scenario.world.phone.apps = try appBehaviours(apps)
+            }
+            if let simulation = fields["simulation"] {
+                scenario.world.phone.settings = try self.simulation(simulation)
+            }
+            if let phones = fields["phones"] {
+                scenario.phones = try self.phones(phones)
             }
             if let activityTypes = fields["activityTypes"] {
                 scenario.declaredActivityTypes = try self.activityTypes(activityTypes)
@@ -76,7 +83,8 @@ extension ScenarioLoader {
             }
             if let devices = fields["devices"] {
                 scenario.world.devices = try self.devices(
-                    devices, activityTypes: scenario.declaredActivityTypes.map(\.name))
+                    devices, activityTypes: scenario.declaredActivityTypes.map(\.name),
+                    phones: Array(scenario.phones.keys))
             }
             if let rules = fields["rules"] {
                 scenario.rules = try self.rules(rules)

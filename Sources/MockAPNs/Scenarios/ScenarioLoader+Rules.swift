@@ -7,7 +7,9 @@ extension ScenarioLoader.Reader {
         var rules = [ScriptedRule]()
         var firstLine = [String: Int]()
         for (index, element) in try field.list().enumerated() {
-            let fields = try element.mapping(known: ["name", "match", "nth", "times", "respond", "fault", "delay"])
+            let fields = try element.mapping(known: [
+                "name", "match", "nth", "times", "respond", "fault", "delay", "phone",
+            ])
             let name = try uniqueName(
                 fields, at: element, default: "rule \(index + 1)", what: "rule", firstLine: &firstLine)
             var rule = ScriptedRule(name: name, action: try action(fields, at: element))
@@ -19,6 +21,9 @@ extension ScenarioLoader.Reader {
             }
             if let times = fields["times"] {
                 rule.times = try times.integer(in: 1...Int.max)
+            }
+            if let phone = fields["phone"] {
+                rule.phone = try phone.bool()
             }
             rules.append(rule)
         }

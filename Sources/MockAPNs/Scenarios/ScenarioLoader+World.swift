@@ -80,7 +80,8 @@ extension ScenarioLoader.Reader {
         var apps = [String: AppRecord]()
         var firstLine = [String: Int]()
         for element in try field.list() {
-            let fields = try element.mapping(known: ["bundleID", "teamID"])
+            let fields = try element.mapping(
+                known: ["bundleID", "teamID"] + Self.appBehaviourFields + Self.appBehaviourFieldsNotYet)
             let bundleField = try fields.required("bundleID")
             let bundle = try bundleID(bundleField)
             if let line = firstLine[bundle] {
@@ -109,12 +110,15 @@ extension ScenarioLoader.Reader {
     ///
     /// - Parameter activityTypes: the declared activity types a push-to-start device's `attributesType` may name;
     ///   `nil` takes any name (devices added at run time, whose scenario is not at hand).
-    func devices(_ field: Field, activityTypes: [String]? = nil) throws(ScenarioError) -> [String: Device] {
+    ///   - phones: the phones a device's `phone:` may name; `nil` takes any id (devices added at run time).
+    func devices(
+        _ field: Field, activityTypes: [String]? = nil, phones: [String]? = nil
+    ) throws(ScenarioError) -> [String: Device] {
         var devices = [String: Device]()
         var firstLine = [String: Int]()
         for element in try field.list() {
             let fields = try element.mapping(known: [
-                "token", "app", "environment", "kind", "state", "since", "attributesType",
+                "token", "app", "environment", "kind", "state", "since", "attributesType", "phone",
             ])
             let tokenField = try fields.required("token")
             let token = try deviceToken(tokenField)
@@ -139,6 +143,9 @@ extension ScenarioLoader.Reader {
                 device.attributesType = try self.attributesType(
                     attributesType, kind: device.kind, declared: activityTypes)
             }
+            if let phone = fields["phone"] {
+                device.phone = try self.phone(phone, declared: phones)
+            }
             let state = try fields["state"]?.choice([
                 "active": "active", "unregistered": "unregistered", "expired": "expired",
             ])
@@ -157,6 +164,17 @@ extension ScenarioLoader.Reader {
             devices[token] = device
         }
         return devices
+    }
+
+    /// A device's `phone:`: a phone id, one of `declared` when given.
+    private func phone(_ field: Field, declared: [String]?) throws(ScenarioError) -> String {
+        let id = try field.string()
+        try Self.checkPhoneID(id, at: field)
+        guard let declared, !declared.contains(id) else { return id }
+        throw field.error(
+            "phone '\(id)' is not one of the phones: declares"
+                + (declared.isEmpty ? " (it declares none)" : ": \(declared.sorted().joined(separator: ", "))")
+                + NameSuggestion.hint(for: id, among: declared))
     }
 
     /// A device token as `DeviceToken` defines it (an even number, at least 2, of hex digits, at most

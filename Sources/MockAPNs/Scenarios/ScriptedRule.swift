@@ -13,6 +13,8 @@ public struct ScriptedRule: Sendable {
     public var nth: Int?
     /// Apply at most this many times; `nil` for no limit.
     public var times: Int?
+    /// Whether a 200 it answers reaches the simulated phone like any accepted push (`phone: false` keeps it off).
+    public var phone = true
 
     public init(name: String, match: RuleMatch = RuleMatch(), action: RuleAction, nth: Int? = nil, times: Int? = nil) {
         self.name = name

@@ -18,6 +18,11 @@ final class ValidationMemo {
     private var token: (token: String, digits: DeviceToken.Digits)?
     /// Whether a payload is a Live Activity start without `aps.alert`.
     private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
+    /// What the phone reads of a payload.
+    private var facts: (body: [UInt8], facts: PushFacts)?
+    /// What the default phone did with the last push that left it unchanged, and what that push was.
+    private var defaultPhone:
+        (body: [UInt8], topic: String?, pushType: String, priority: String?, box: DeviceOutcomeBox)?
 
     init() {}
 
@@ -49,6 +54,30 @@ final class ValidationMemo {
         let found = APNsValidator.isLiveActivityStartWithoutAlert(body)
         liveActivity = (body, found)
         return found
+    }
+
+    /// `PushFacts` of `body`: one parse per payload.
+    func pushFacts(_ body: [UInt8]) -> PushFacts {
+        if let facts, Self.sameStorage(facts.body, body) { return facts.facts }
+        let found = PushFacts(try? JSONParser.parse(body))
+        facts = (body, found)
+        return found
+    }
+
+    /// What the default phone did with a push like `request` (the same payload, topic, push type and priority, no
+    /// collapse id) when that left the phone unchanged: the same again, whatever the token.
+    func defaultPhoneOutcome(_ request: APNsRequest.Content, pushType: String) -> DeviceOutcomeBox? {
+        guard let memo = defaultPhone, request.fields.collapseID == nil, memo.pushType == pushType,
+            memo.topic == request.fields.topic, memo.priority == request.fields.priority,
+            Self.sameStorage(memo.body, request.body)
+        else { return nil }
+        return memo.box
+    }
+
+    /// Keeps `box` as what the default phone does with pushes like `request` (`defaultPhoneOutcome`).
+    func keepDefaultPhoneOutcome(_ box: DeviceOutcomeBox, for request: APNsRequest.Content, pushType: String) {
+        guard request.fields.collapseID == nil else { return }
+        defaultPhone = (request.body, request.fields.topic, pushType, request.fields.priority, box)
     }
 
     func digits(ofToken value: String) -> DeviceToken.Digits {

@@ -39,10 +39,15 @@ extension RuleMatch {
         }
     }
 
-    /// What `record` has for `field`, as text: `absent` when it has nothing there.
-    static func actualText(_ field: RuleMatchField, _ record: JournalRecord, payload: JSONValue??) -> String {
+    /// What `record` has for `field`, as text: `absent` when it has nothing there; the device part names its rules
+    /// when `device`, the condition, asks about them.
+    static func actualText(
+        _ field: RuleMatchField, _ record: JournalRecord, payload: JSONValue??, device: DeviceCondition? = nil
+    ) -> String {
         if case .term(let term) = field { return term.actualText(record) }
-        guard let subject = field.subject else { return DeviceCondition.actualText(record.device) }
+        guard let subject = field.subject else {
+            return DeviceCondition.actualText(record.device, namingRules: device?.asksRules ?? false)
+        }
         // A literal pushType compares `alert` when the header is absent; say so.
         if field == .pushType, record.request.fields.pushType == nil { return "absent (taken as alert)" }
         return actualText(subject, record.request, payload: payload)

@@ -204,7 +204,7 @@ extension ScenarioExpectation {
                 var differences = match.mismatches(record, payload: &payload).map { field in
                     NearMiss.Difference(
                         field: field.name, expected: match.expectedText(field),
-                        actual: RuleMatch.actualText(field, record, payload: payload))
+                        actual: RuleMatch.actualText(field, record, payload: payload, device: match.device))
                 }
                 if let condition, !condition(record) {
                     differences.append(

@@ -73,10 +73,12 @@ public struct Device: Sendable, Hashable {
     /// for any declared type. For a live-activity token: the type of the activity behind it, which the scenario
     /// load starts (`nil`: no activity, so its pushes get no device part).
     public var attributesType: String?
+    /// The phone the token is on (`phones:` in the scenario); `nil`: a phone of its own, named by the token.
+    public var phone: String?
 
     public init(
         token: String, bundleID: String? = nil, environment: APNsEnvironment? = nil, kind: Kind = .app,
-        unregisteredAt: Date? = nil, expiredAt: Date? = nil, attributesType: String? = nil
+        unregisteredAt: Date? = nil, expiredAt: Date? = nil, attributesType: String? = nil, phone: String? = nil
     ) {
         self.token = token.lowercased()
         self.bundleID = bundleID
@@ -85,6 +87,7 @@ public struct Device: Sendable, Hashable {
         self.unregisteredAt = unregisteredAt
         self.expiredAt = expiredAt
         self.attributesType = attributesType
+        self.phone = phone
     }
 }
 
@@ -102,6 +105,8 @@ public struct World: Sendable {
     /// Devices by lower-case token.
     public var devices: [String: Device]
     public var fidelity: FidelitySettings
+    /// The simulated phone's settings and the apps' declared code (issue 23).
+    public var phone = PhoneSetup()
 
     public init(
         environment: APNsEnvironment = .sandbox, devicePolicy: StrictnessPolicy = .lenient,

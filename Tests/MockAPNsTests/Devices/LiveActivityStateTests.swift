@@ -80,10 +80,12 @@ struct DeviceOutcomeTests {
     @Test("writes every member in order and reads itself back")
     func roundTrip() throws {
         let outcome = DeviceOutcome(
-            .started, activityID: "A", updateToken: "ab", warnings: ["w"], notes: ["no input-push-token"])
+            .started, rule: .activityStarted, activityID: "A", updateToken: "ab", warnings: ["w"],
+            notes: ["no input-push-token"])
         #expect(
             outcome.json.jsonText
-                == #"{"outcome":"started","reason":null,"activity":"A","updateToken":"ab","warnings":["w"],"#
+                == #"{"outcome":"started","rule":"activity-started","reason":null,"trace":["activity-started"],"#
+                + #""related":null,"activity":"A","updateToken":"ab","warnings":["w"],"#
                 + #""notes":["no input-push-token"]}"#)
         #expect(DeviceOutcome(json: outcome.json) == outcome)
         let parsed = try JSONParser.parse(outcome.json.jsonText)

@@ -202,8 +202,9 @@ struct DeviceExpectationEndToEndTests {
             #expect(typo.status == 400)
             #expect(
                 typo.error
-                    == "device must be one of: started, applied, ended, ignored, dropped, throttled; got 'aplied' "
-                    + "(did you mean 'applied'?)")
+                    == "device must be one of: started, applied, ended, ignored, dropped, throttled, stored, "
+                    + "delivered, replaced, expired, discarded, shown, shownQuietly, withheld, notShown, launched, "
+                    + "held, notLaunched, reported, terminated; got 'aplied' (did you mean 'applied'?)")
             let badWarnings = try await ControlCurl.call("GET", control, "/v1/requests?warnings=0")
             #expect(badWarnings.status == 400 && badWarnings.error == "warnings must be none or some, got '0'")
 

@@ -174,9 +174,9 @@ struct LiveActivityEndToEndTests {
         }
     }
 
-    @Test("an ordinary push's record has no device part")
+    @Test("an ordinary alert gets the default phone's outcome; with simulation.enabled false it has no device part")
     func ordinaryPush() async throws {
-        try await withTestServer { server in
+        func push(_ server: MockAPNsServer) async throws -> JournalRecord? {
             let port = server.port
             let response = try await offPool {
                 try Curl.request(
@@ -184,8 +184,18 @@ struct LiveActivityEndToEndTests {
                     body: EndToEndTests.alert)
             }
             #expect(response.status == 200)
-            #expect(server.journal.records().last?.device == nil)
-            #expect(server.journal.records().last?.json["device"] == nil)
+            return server.journal.records().last
+        }
+        try await withTestServer { server in
+            let record = try await push(server)
+            #expect(record?.device?.kind == .shown && record?.device?.rule == .alertShown)
+        }
+        var off = Scenario.embeddedDefault(port: 0)
+        off.world.phone.settings.enabled = false
+        try await withTestServer(scenario: off) { server in
+            let record = try await push(server)
+            #expect(record?.device == nil)
+            #expect(record?.json["device"] == nil)
         }
     }
 

@@ -72,9 +72,19 @@ struct RecordNotesTests {
         (#"{"aps":{"sound":{"critical":1,"name":"siren.caf"}}}"#, nil),
     ]
 
-    @Test("an alert push that shows nothing is answered 200 with a note that says why", arguments: displayCases)
+    /// The default scenario with the phone kept to Live Activities: an alert push that shows nothing then has the
+    /// APNs stage's note (with the phone on, it is the push's device outcome, `nothing-to-show`).
+    static var phoneOff: Scenario {
+        var scenario = Scenario.embeddedDefault(port: 0)
+        scenario.world.phone.settings.enabled = false
+        return scenario
+    }
+
+    @Test(
+        "with simulation off, an alert push that shows nothing is answered 200 with a note that says why",
+        arguments: displayCases)
     func nothingToShow(payload: String, note: String?) async throws {
-        try await withTestServer { server in
+        try await withTestServer(scenario: Self.phoneOff) { server in
             let status = try await sendPush(server, body: payload)
             #expect(status == 200)
             let record = try #require(server.journal.records().last)
@@ -85,7 +95,7 @@ struct RecordNotesTests {
 
     @Test("a push that shows nothing but is not an alert, or is rejected, gets no such note")
     func nothingToShowOnlyForAcceptedAlerts() async throws {
-        try await withTestServer { server in
+        try await withTestServer(scenario: Self.phoneOff) { server in
             let background = try await sendPush(
                 server, pushType: "background", body: #"{"aps":{"content-available":1}}"#)
             let rejected = try await sendPush(server, to: "abc", body: #"{"aps":{}}"#)

@@ -19,7 +19,9 @@ enum WireTypeSamples {
     static let bareResponse = APNsResponse(status: 200, apnsID: "A", apnsUniqueID: nil, body: nil)
 
     static let device = DeviceOutcome(
-        .started, reason: "push-to-start", activityID: "ACT-1", updateToken: "aa11", warnings: ["stale-date in 2057"],
+        .started, rule: .activityStarted, reason: "push-to-start", trace: [.activityStarted, .soundOff],
+        related: 7,
+        activityID: "ACT-1", updateToken: "aa11", warnings: ["stale-date in 2057"],
         notes: ["no input-push-token"])
     static let bareDevice = DeviceOutcome(.ignored)
 

@@ -43,12 +43,16 @@ struct DeviceConditionLoaderTests {
             (
                 "expect:\n  - match: { device: { outcome: aplied } }",
                 "test.yaml:2:33: expect[0].match.device.outcome: unknown device outcome 'aplied' (did you mean "
-                    + "'applied'?); outcomes: started, applied, ended, ignored, dropped, throttled"
+                    + "'applied'?); outcomes: started, applied, ended, ignored, dropped, throttled, stored, "
+                    + "delivered, replaced, expired, discarded, shown, shownQuietly, withheld, notShown, launched, "
+                    + "held, notLaunched, reported, terminated"
             ),
             (
                 "expect:\n  - match: { device: { outcome: [applied, dropd] } }",
                 "test.yaml:2:43: expect[0].match.device.outcome[1]: unknown device outcome 'dropd' (did you mean "
-                    + "'dropped'?); outcomes: started, applied, ended, ignored, dropped, throttled"
+                    + "'dropped'?); outcomes: started, applied, ended, ignored, dropped, throttled, stored, "
+                    + "delivered, replaced, expired, discarded, shown, shownQuietly, withheld, notShown, launched, "
+                    + "held, notLaunched, reported, terminated"
             ),
             (
                 "expect:\n  - match: { device: { outcome: [applied, applied] } }",
@@ -57,11 +61,13 @@ struct DeviceConditionLoaderTests {
             (
                 "expect:\n  - match: { device: applied }",
                 "test.yaml:2:22: expect[0].match.device: expected a mapping such as { outcome: applied }, got "
-                    + "'applied'; fields: outcome, reason, warnings"
+                    + "'applied'; fields: outcome, rule, fired, reason, warnings"
             ),
             (
                 "expect:\n  - match: { device: { reason: x } }",
-                "test.yaml:2:22: expect[0].match.device.outcome: missing required field 'outcome'"
+                "test.yaml:2:22: expect[0].match.device: give at least one of outcome (what the phone did), rule (the "
+                    + "rule that decided) or fired (rules that fired), such as { outcome: shown } or { rule: "
+                    + "background-force-quit }"
             ),
             (
                 "expect:\n  - match: { device: { outcome: applied, warnings: 0 } }",
@@ -76,7 +82,7 @@ struct DeviceConditionLoaderTests {
             (
                 "expect:\n  - match: { device: { outcome: dropped, reasn: x } }",
                 "test.yaml:2:42: expect[0].match.device.reasn: unknown field 'reasn' (did you mean 'reason'?); "
-                    + "known fields: outcome, reason, warnings"
+                    + "known fields: outcome, rule, fired, reason, warnings"
             ),
             (
                 "rules:\n  - match: { device: { outcome: applied } }\n    respond: { status: 200 }",

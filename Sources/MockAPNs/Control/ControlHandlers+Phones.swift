@@ -1,0 +1,38 @@
+import Hummingbird
+
+extension ControlHandlers {
+    /// Adds the phone routes (issue 23) to `router`.
+    func registerPhones(on router: Router<BasicRequestContext>) {
+        router.get("/v1/phones") { _, _ in
+            let phones = try await self.server.phones()
+            return ControlResponse.json(
+                .object([("count", .number(String(phones.count))), ("phones", .array(phones.map(\.json)))]))
+        }
+        router.get("/v1/phones/{id}") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            guard let phone = try await self.server.phone(id: id) else { throw InProcessControl.unknownPhone(id) }
+            return ControlResponse.json(phone.json)
+        }
+        router.patch("/v1/phones/{id}") { request, context in
+            let fields = try await Self.fields(request)
+            return ControlResponse.json(
+                try await self.server.updatePhone(id: context.parameters.get("id") ?? "", fields).json)
+        }
+        router.patch("/v1/phones/{id}/apps/{bundle}") { request, context in
+            let fields = try await Self.fields(request)
+            let phone = try await self.server.updatePhoneApp(
+                id: context.parameters.get("id") ?? "", bundleID: context.parameters.get("bundle") ?? "", fields)
+            return ControlResponse.json(phone.json)
+        }
+    }
+
+    /// A `PATCH` body: a JSON object of the fields to change.
+    private static func fields(_ request: Request) async throws -> JSONValue {
+        let text = try await bodyText(request)
+        guard let json = try? JSONParser.parse(text), case .object = json else {
+            throw MockAPNsControlError.badRequest(
+                "the body must be a JSON object of the fields to change, such as {\"online\": false}")
+        }
+        return json
+    }
+}

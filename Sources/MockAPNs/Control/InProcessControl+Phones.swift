@@ -1,0 +1,203 @@
+import Foundation
+
+/// The phone operations in-process (issue 23): read a phone's state and what it shows, change it as the person
+/// would, each change a `phone` record in the journal.
+extension InProcessControl {
+    /// Every phone the mock knows: the declared ones, the phone of each declared device, and each implicit phone it
+    /// keeps state for; declared first, each group by id.
+    public func phones() async throws -> [PhoneSnapshot] {
+        let world = engine.world
+        var ids: [(id: String, declared: Bool)] = []
+        var seen = Set<String>()
+        for phone in engine.phones.phones where seen.insert(phone.id).inserted {
+            ids.append((phone.id, phone.declared))
+        }
+        for device in world.devices.values.sorted(by: { $0.token < $1.token }) {
+            let id = device.phone ?? device.token
+            if seen.insert(id).inserted { ids.append((id, false)) }
+        }
+        return snapshots(of: ids, world: world)
+    }
+
+    /// The phone `id` (a phone id, or one of its tokens in any case), or `nil` when the mock knows none by it.
+    public func phone(id: String) async throws -> PhoneSnapshot? {
+        let world = engine.world
+        guard let target = resolvePhone(id, world: world) else { return nil }
+        return snapshots(of: [target], world: world).first
+    }
+
+    /// Changes the phone `id` (a phone id or one of its tokens) with `fields`, an object of the fields of a
+    /// scenario's `phones.<id>` entry; answers the phone after the change. An unknown field or value is a 400
+    /// naming it; an unknown phone a 404. The change is recorded as a `phone` record.
+    public func updatePhone(id: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
+        try await change(id, app: nil) { state in
+            try ScenarioLoader.phoneChange(yaml: fields.jsonText, onto: state)
+        }
+    }
+
+    /// Changes the app `bundleID` on the phone `id` with `fields`, an object of the fields of a scenario's
+    /// `phones.<id>.apps.<bundle>` entry; as `updatePhone`.
+    public func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
+        guard !bundleID.isEmpty, !bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+            throw MockAPNsControlError.badRequest("'\(bundleID)' is not a bundle id such as com.example.app")
+        }
+        return try await change(id, app: bundleID) { state in
+            guard state.apps[bundleID] != nil || state.apps.count < PhoneState.appLimit else {
+                throw ScenarioError(message: "a phone keeps at most \(PhoneState.appLimit) apps")
+            }
+            var changed = state
+            changed.apps[bundleID] = try ScenarioLoader.appChange(yaml: fields.jsonText, onto: state.app(bundleID))
+            return changed
+        }
+    }
+
+    /// Applies `change` to the phone `given` under the registry's lock, with the person's actions it implies
+    /// (phone.md §2), records it, and answers the phone after it.
+    private func change(
+        _ given: String, app: String?, _ change: (PhoneState) throws -> PhoneState
+    ) async throws -> PhoneSnapshot {
+        let world = engine.world
+        guard let target = resolvePhone(given, world: world) else { throw Self.unknownPhone(given) }
+        let now = engine.clock.now()
+        let outcome = engine.phones.change(target.id) {
+            phone -> Result<(PhoneState, PhoneState, [(String, UInt64?)]), any Error> in
+            let before = phone.state
+            do {
+                phone.state = try change(before)
+            } catch {
+                return .failure(error)
+            }
+            return .success((before, phone.state, Self.personActions(&phone, from: before)))
+        }
+        let before: PhoneState
+        let after: PhoneState
+        let released: [(String, UInt64?)]
+        switch outcome {
+        case .success(let changed): (before, after, released) = changed
+        case .failure(let error as ScenarioError):
+            throw MockAPNsControlError.badRequest((error.field.isEmpty ? "" : error.field + ": ") + error.message)
+        case .failure(let error): throw MockAPNsControlError.badRequest("\(error)")
+        }
+        let (was, becomes) = Self.difference(before, after)
+        if !was.isEmpty || !released.isEmpty {
+            var members: [(String, JSONValue)] = [("phone", .string(target.id))]
+            if let app { members.append(("app", .string(app))) }
+            members += [("before", .object(was)), ("after", .object(becomes))]
+            if !released.isEmpty {
+                let pushes: [JSONValue] = released.map { app, push in
+                    let sequence: JSONValue = push.map { JSONValue.number(String($0)) } ?? .null
+                    return .object([("app", .string(app)), ("push", sequence)])
+                }
+                members.append(("released", .array(pushes)))
+            }
+            journal.append(JournalRecord(kind: .phone, receivedAt: now, members: members))
+        }
+        return snapshots(of: [target], world: world)[0]
+    }
+
+    /// What the person's change does beside itself (phone.md §2): opening an app or force-quitting it lets go of
+    /// its held background push, and so does the end of Low Power Mode for the pushes it held. Answers the pushes
+    /// let go (their launch is not recorded as an event yet).
+    private static func personActions(_ phone: inout Phone, from before: PhoneState) -> [(String, UInt64?)] {
+        var released: [(String, UInt64?)] = []
+        for (bundle, held) in phone.held.sorted(by: { $0.key < $1.key }) {
+            let was = before.app(bundle).state
+            let now = phone.state.app(bundle).state
+            let opened = now == .foreground && was != .foreground
+            let quit = now == .forceQuit && was != .forceQuit
+            let powered = before.lowPowerMode && !phone.state.lowPowerMode && held.rule == .backgroundLowPower
+            if opened || quit || powered {
+                phone.held[bundle] = nil
+                released.append((bundle, held.sequence))
+            }
+        }
+        return released
+    }
+
+    /// The members of the two states that differ, each side: the phone's fields, and under `apps` each app whose
+    /// fields differ.
+    private static func difference(
+        _ before: PhoneState, _ after: PhoneState
+    ) -> ([(String, JSONValue)], [(String, JSONValue)]) {
+        func object(_ state: PhoneState) -> [(String, JSONValue)] {
+            guard case .object(var members) = state.json else { return [] }
+            let bundles = Set(before.apps.keys).union(after.apps.keys).sorted()
+            members.append(("apps", .object(bundles.map { ($0, state.app($0).json) })))
+            return members
+        }
+        return diff(object(before), object(after))
+    }
+
+    /// The members of `a` and `b` that differ, recursing into objects on both sides.
+    private static func diff(
+        _ a: [(String, JSONValue)], _ b: [(String, JSONValue)]
+    ) -> ([(String, JSONValue)], [(String, JSONValue)]) {
+        var left: [(String, JSONValue)] = []
+        var right: [(String, JSONValue)] = []
+        for (name, old) in a {
+            let new = b.first { $0.0 == name }?.1 ?? .null
+            guard old != new else { continue }
+            if case .object(let oldMembers) = old, case .object(let newMembers) = new {
+                let (l, r) = diff(oldMembers, newMembers)
+                left.append((name, .object(l)))
+                right.append((name, .object(r)))
+            } else {
+                left.append((name, old))
+                right.append((name, new))
+            }
+        }
+        return (left, right)
+    }
+
+    /// The phone `given` names: a declared phone, a kept phone, or the phone of a token (a declared device's, or
+    /// in lenient mode any well-formed token's own); `nil` when none.
+    func resolvePhone(_ given: String, world: World) -> (id: String, declared: Bool)? {
+        if engine.phones.isDeclared(given) { return (given, true) }
+        if let token = DeviceToken(given) {
+            if let device = world.devices[token.hex] {
+                guard let id = device.phone else { return (token.hex, false) }
+                return (id, engine.phones.isDeclared(id))
+            }
+            if world.devicePolicy == .lenient || engine.phones.phone(token.hex) != nil { return (token.hex, false) }
+            return nil
+        }
+        return engine.phones.phone(given).map { ($0.id, $0.declared) }
+    }
+
+    /// The snapshots of `phones`, from one pass over the journal.
+    private func snapshots(of phones: [(id: String, declared: Bool)], world: World) -> [PhoneSnapshot] {
+        var tokens: [String: [String]] = [:]
+        var phoneOf: [String: String] = [:]
+        for device in world.devices.values {
+            let id = device.phone ?? device.token
+            tokens[id, default: []].append(device.token)
+            phoneOf[device.token] = id
+        }
+        for phone in phones where !phone.declared && tokens[phone.id] == nil && DeviceToken(phone.id) != nil {
+            tokens[phone.id] = [phone.id]
+            phoneOf[phone.id] = phone.id
+        }
+        let wanted = Set(phones.map(\.id))
+        var records: [String: [JournalRecord]] = [:]
+        for record in journal.records() where record.kind == .devicePush && record.device != nil {
+            guard let token = record.deviceToken.flatMap(DeviceToken.init)?.hex, let id = phoneOf[token],
+                wanted.contains(id)
+            else { continue }
+            records[id, default: []].append(record)
+        }
+        let now = engine.clock.now()
+        return phones.map { phone in
+            PhoneSnapshot(
+                phone: engine.phones.phone(phone.id), id: phone.id, declared: phone.declared,
+                tokens: (tokens[phone.id] ?? []).sorted(), records: records[phone.id] ?? [], setup: world.phone,
+                now: now)
+        }
+    }
+
+    /// The 404 for a phone the mock does not know.
+    static func unknownPhone(_ id: String) -> MockAPNsControlError {
+        .notFound(
+            "no phone '\(id)': give a phone id from the scenario's phones:, or a device token (in strict mode one "
+                + "the scenario declares); list them with GET /v1/phones")
+    }
+}

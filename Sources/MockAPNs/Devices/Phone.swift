@@ -1,0 +1,87 @@
+import Foundation
+
+/// One simulated phone: its state (`PhoneState`), and what it keeps between pushes to decide the next ones
+/// (phone.md §4): background pushes in the budget window, the background push it holds per app, the notification
+/// each `apns-collapse-id` shows, and a tally per rule.
+///
+/// What it shows (its notification list, its badges) is not kept here: it is read from the journal's records of
+/// its pushes (`PhoneSnapshot`), so that a push that changes nothing else costs the phone nothing to remember.
+public struct Phone: Sendable {
+    /// A background push the phone holds for an app (Low Power Mode, a spent budget): one per app, the newest.
+    public struct HeldPush: Sendable {
+        /// The push, numbered once its record is appended.
+        let number: PushNumber
+        /// When it arrived, on the mock's clock.
+        public var at: Date
+        /// The rule that held it (`background-low-power`, `background-budget`).
+        public var rule: DeviceRule
+
+        /// The sequence number of the push's record, once appended.
+        public var sequence: UInt64? { number.sequence }
+    }
+
+    /// The phone's id: a name from `phones:`, or the token of a phone the scenario does not describe.
+    public var id: String
+    /// Whether the scenario declares it (`phones:`); an implicit phone has the defaults.
+    public var declared: Bool
+    /// Its state now.
+    public var state: PhoneState
+    /// When each background push reached it within the last budget window, oldest first (the budget and the
+    /// over-rate warning count these).
+    var backgroundPushes: [Date] = []
+    /// When each push the budget counts launched an app, oldest first, within `backgroundBudgetWindow`.
+    var backgroundLaunches: [Date] = []
+    /// The background push held per app, by bundle id.
+    public var held: [String: HeldPush] = [:]
+    /// The push that shows each `apns-collapse-id`, by bundle id and collapse id.
+    var collapsed: [CollapseKey: PushNumber] = [:]
+    /// `collapsed`'s keys, oldest first, so that the oldest is forgotten past `collapseLimit`.
+    var collapseOrder: [CollapseKey] = []
+
+    /// A phone `id` in `state`.
+    public init(id: String, declared: Bool, state: PhoneState) {
+        self.id = id
+        self.declared = declared
+        self.state = state
+    }
+
+    /// An app's collapse id.
+    struct CollapseKey: Sendable, Hashable {
+        var bundleID: String
+        var collapseID: String
+    }
+
+    /// The most collapse ids a phone remembers (the oldest is forgotten first).
+    static let collapseLimit = 1_000
+    /// The most background pushes a phone remembers within the window.
+    static let backgroundPushLimit = 10_000
+
+    /// Forgets the background pushes older than an hour and the launches older than `budgetWindow` before `now`.
+    mutating func pruneBackground(now: Date, budgetWindow: TimeInterval) {
+        Self.prune(&backgroundPushes, since: now.addingTimeInterval(-3600))
+        Self.prune(&backgroundLaunches, since: now.addingTimeInterval(-budgetWindow))
+    }
+
+    /// Adds `date` to `times`, dropping the oldest past `backgroundPushLimit`.
+    static func note(_ date: Date, in times: inout [Date]) {
+        times.append(date)
+        if times.count > backgroundPushLimit { times.removeFirst(times.count - backgroundPushLimit) }
+    }
+
+    private static func prune(_ times: inout [Date], since: Date) {
+        guard let first = times.first, first <= since else { return }
+        times.removeFirst(times.firstIndex { $0 > since } ?? times.count)
+    }
+
+    /// Remembers that `number` shows `key` now; answers the push it replaces, if the phone still had one.
+    mutating func collapse(_ key: CollapseKey, to number: PushNumber) -> PushNumber? {
+        let replaced = collapsed.updateValue(number, forKey: key)
+        if replaced == nil {
+            collapseOrder.append(key)
+            if collapseOrder.count > Self.collapseLimit {
+                collapsed[collapseOrder.removeFirst()] = nil
+            }
+        }
+        return replaced
+    }
+}

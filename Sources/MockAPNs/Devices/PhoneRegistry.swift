@@ -1,0 +1,119 @@
+import Atomics
+import NIOConcurrencyHelpers
+
+/// The simulated phones and their state (phone.md §2), beside the `ActivityRegistry` and kept out of the `World`
+/// for the same reason: a push that changes a phone (a budget, a held push) must not rebuild every connection's
+/// caches.
+///
+/// The phones the scenario declares are always here. A phone the scenario does not describe (a token's own) is
+/// kept only once something about it must be remembered: a state change through the API, a background push in the
+/// budget window, a collapse id, a VoIP failure. Until then it is the default phone, and a push to it takes no lock
+/// (`isEmpty`). At most `implicitLimit` such phones are kept; past it the oldest is forgotten.
+public final class PhoneRegistry: Sendable {
+    private struct State {
+        var phones: [String: Phone] = [:]
+        /// The declared phones' state as the scenario gives it: what a reset restores.
+        var declared: [String: PhoneState] = [:]
+        /// The implicit phones kept, oldest first (ids may repeat after a forget; `phones` decides).
+        var implicitOrder: [String] = []
+        var implicitCount = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// Whether any phone is kept: read without the lock on every push.
+    private let keepsPhones = ManagedAtomic<Bool>(false)
+
+    /// The most phones the scenario does not describe that are kept at once.
+    public static let implicitLimit = 10_000
+
+    /// No phone yet.
+    public init() {}
+
+    /// Whether no phone is kept: every push goes to a default phone.
+    var isEmpty: Bool { !keepsPhones.load(ordering: .relaxed) }
+
+    /// Forgets every phone and keeps the declared ones, in their declared state (a scenario load or reset).
+    public func reset(declared: [String: PhoneState]) {
+        state.withLockedValue { state in
+            state = State()
+            state.declared = declared
+            for (id, phoneState) in declared {
+                state.phones[id] = Phone(id: id, declared: true, state: phoneState)
+            }
+            keepsPhones.store(!state.phones.isEmpty, ordering: .relaxed)
+        }
+    }
+
+    /// Runs `body` on the phone `id`, keeping it (an implicit phone with the defaults when it is new).
+    func withPhone<T>(_ id: String, _ body: (inout Phone) throws -> T) rethrows -> T {
+        try state.withLockedValue { state in
+            if state.phones[id] == nil {
+                state.phones[id] = Phone(id: id, declared: false, state: PhoneState())
+                state.implicitOrder.append(id)
+                state.implicitCount += 1
+                keepsPhones.store(true, ordering: .relaxed)
+                Self.forgetOldest(&state)
+            }
+            return try body(&state.phones[id]!)
+        }
+    }
+
+    /// Runs `body` on the phone `id`: the one kept, else a default phone, kept only when `body` says it changed
+    /// it (a push that leaves something behind).
+    func walk<T>(_ id: String, _ body: (inout Phone) -> (result: T, changed: Bool)) -> T {
+        state.withLockedValue { state in
+            if state.phones[id] != nil { return body(&state.phones[id]!).result }
+            var phone = Phone(id: id, declared: false, state: PhoneState())
+            let (result, changed) = body(&phone)
+            if changed {
+                state.phones[id] = phone
+                state.implicitOrder.append(id)
+                state.implicitCount += 1
+                keepsPhones.store(true, ordering: .relaxed)
+                Self.forgetOldest(&state)
+            }
+            return result
+        }
+    }
+
+    /// Changes the phone `id` through the API: `change` runs on the kept phone, or on a default one that is then
+    /// kept (an implicit phone the person changed has something to remember).
+    func change<T>(_ id: String, _ change: (inout Phone) throws -> T) rethrows -> T {
+        try withPhone(id, change)
+    }
+
+    /// The phone `id` as kept; `nil` when it is not (an implicit phone with nothing to remember).
+    public func phone(_ id: String) -> Phone? {
+        state.withLockedValue { $0.phones[id] }
+    }
+
+    /// Every phone kept, declared first, each group by id.
+    public var phones: [Phone] {
+        state.withLockedValue { state in
+            state.phones.values.sorted { ($0.declared ? 0 : 1, $0.id) < ($1.declared ? 0 : 1, $1.id) }
+        }
+    }
+
+    /// Whether the scenario declares the phone `id`.
+    public func isDeclared(_ id: String) -> Bool {
+        state.withLockedValue { $0.declared[id] != nil }
+    }
+
+    /// Past `implicitLimit` implicit phones, forgets the oldest tenth of them at once.
+    private static func forgetOldest(_ state: inout State) {
+        guard state.implicitCount > implicitLimit else { return }
+        let drop = implicitLimit / 10
+        var dropped = 0
+        var index = 0
+        while dropped < drop, index < state.implicitOrder.count {
+            let id = state.implicitOrder[index]
+            if state.phones[id]?.declared == false {
+                state.phones[id] = nil
+                dropped += 1
+            }
+            index += 1
+        }
+        state.implicitOrder.removeFirst(index)
+        state.implicitCount -= dropped
+    }
+}

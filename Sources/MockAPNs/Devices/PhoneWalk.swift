@@ -1,0 +1,174 @@
+import Foundation
+
+/// One push's way through APNs's storage and the phone (phone.md §1, §4): the walk per push type, run on the
+/// phone the push goes to, giving the record's `DeviceOutcome`.
+///
+/// The first step with an outcome ends the walk; modifiers (a sound the app does not bundle, a downgraded level)
+/// add to the trace with a warning or a note. The walk changes the phone where the push leaves something behind
+/// (a background push in the budget window, a held push, a collapse id, a VoIP failure) and says so (`changed`).
+struct PhoneWalk {
+    /// What the push is.
+    let request: APNsRequest.Content
+    let facts: PushFacts
+    let pushType: APNsPushType
+    /// `apns-priority`, 10 when absent.
+    let priority: Int
+    /// The app the push is for: the topic without a push-type suffix.
+    let bundleID: String
+    /// What the app's code does.
+    let app: AppBehaviour
+    let settings: SimulationSettings
+    /// The mock's clock when the push arrived.
+    let now: Date
+
+    /// Every rule that fired so far, in order.
+    var trace: [DeviceRule] = []
+    var warnings: [String] = []
+    var notes: [String] = []
+    /// Whether the walk changed the phone.
+    var changed = false
+    /// The first modifier that warned, or a collapse: the record's rule when the kind is the plain result.
+    var notable: DeviceRule?
+    /// This push's number, made when the phone keeps a reference to it.
+    var number: PushNumber?
+    /// The payload, once a case of the app's parsed it (`AppCases.action`).
+    var payload: JSONValue??
+
+    init(
+        request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, app: AppBehaviour,
+        settings: SimulationSettings, now: Date
+    ) {
+        self.request = request
+        self.facts = facts
+        self.pushType = pushType
+        self.priority = request.fields.priority.flatMap { Int($0) } ?? 10
+        self.bundleID = bundleID
+        self.app = app
+        self.settings = settings
+        self.now = now
+        self.payload = .some(facts.payload)
+    }
+
+    /// This push's number, made on first use: the phone is about to keep a reference to the push.
+    mutating func pushNumber() -> PushNumber {
+        if let number { return number }
+        let made = PushNumber()
+        number = made
+        return made
+    }
+
+    /// Walks the push through APNs's stage and the phone's; `nil` for a push type the phone does not play yet.
+    mutating func run(on phone: inout Phone) -> DeviceOutcome? {
+        let isVoIP = pushType == .voip
+        guard isVoIP || pushType == .alert || pushType == .background else { return nil }
+        let appState = phone.state.app(bundleID)
+        // §1 step 1: "the app is uninstalled on the token's phone" (seen).
+        if !appState.installed {
+            return decided(
+                .discarded, .appUninstalled,
+                "\(bundleID) is not installed on phone \(phone.id): APNs discards the push and still answers 200 "
+                    + "(the 410 Unregistered that follows after a delay is not simulated yet)")
+        }
+        // §1 step 2: "authorization: denied. APNs discards an alert and still answers 200" (doc, *Metrics*).
+        var alertDiscarded = false
+        if !isVoIP, appState.authorization == .denied {
+            let denied =
+                "the person turned off notifications for \(bundleID): APNs discards the push (Discarded – Disabled) "
+                + "and still answers 200"
+            // Only a push that would launch the app has a part that is not an alert.
+            let launches = facts.contentAvailable
+            if !launches || settings.backgroundWhenDenied == .discard {
+                if launches { notes.append("open: backgroundWhenDenied = discard") }
+                return decided(.discarded, .notificationsDisabled, denied)
+            }
+            notes.append("open: backgroundWhenDenied = deliver")
+            if !facts.isBackgroundOnly {
+                alertDiscarded = true
+                trace.append(.notificationsDisabled)
+                notes.append("notifications-disabled: the alert part is discarded; the launch goes on")
+            }
+        }
+        // §1 steps 3 and 4: an offline phone (stored; the later delivery is not simulated yet).
+        if !phone.state.online {
+            let notYet = "not yet simulated: the delivery when the phone is back online (issue 23)"
+            notes.append(notYet)
+            if request.fields.expiration == "0" {
+                return decided(
+                    .stored, .expirationZeroRetry,
+                    "phone \(phone.id) is offline and apns-expiration is 0: APNs tries once more within "
+                        + "expirationZeroGrace (30s), then drops it")
+            }
+            return decided(
+                .stored, .storedOffline,
+                "phone \(phone.id) is offline: APNs stores the push (one per token and app, the newest) until it "
+                    + "expires or the phone comes back")
+        }
+        if isVoIP { return voip(on: &phone) }
+        noteTypeMismatch()
+        if facts.isBackgroundOnly || alertDiscarded { return background(on: &phone) }
+        return alert(on: &phone)
+    }
+
+    /// A push type the payload disagrees with: what the same tests saw (phone.md §1, open; the payload decides).
+    private mutating func noteTypeMismatch() {
+        if pushType == .background, facts.hasVisibleContent {
+            notes.append(
+                "a background push with alert content: the payload decides here, but tests saw such a push not "
+                    + "shown, though the app woke (forums/745345)")
+        } else if pushType == .alert, priority == 5, facts.isBackgroundOnly {
+            notes.append(
+                "an alert push with only content-available: the payload decides here, but tests saw such a push "
+                    + "at priority 5 not wake the app (forums/745345)")
+        }
+    }
+
+    /// Where a walk ends: the kind, the rule that set it, and why.
+    struct Step {
+        var kind: DeviceOutcome.Kind
+        var rule: DeviceRule
+        var reason: String
+
+        init(_ kind: DeviceOutcome.Kind, _ rule: DeviceRule, _ reason: String) {
+            self.kind = kind
+            self.rule = rule
+            self.reason = reason
+        }
+    }
+
+    /// The outcome of `kind`, decided by `rule`, with the trace, warnings and notes gathered so far.
+    mutating func decided(_ kind: DeviceOutcome.Kind, _ rule: DeviceRule, _ reason: String) -> DeviceOutcome {
+        trace.append(rule)
+        return outcome(Step(kind, rule, reason), related: nil)
+    }
+
+    /// The outcome of `step`, whose rule is in the trace already. When the step is the push type's plain result
+    /// (`alert-shown`, `background-launched`), the record's rule is the first modifier that warned or collapsed,
+    /// if any (phone.md §5, "Fields").
+    func outcome(_ step: Step, related: UInt64?) -> DeviceOutcome {
+        let plain = step.rule == .alertShown || step.rule == .backgroundLaunched
+        return DeviceOutcome(
+            step.kind, rule: plain ? notable ?? step.rule : step.rule, reason: step.reason, trace: trace,
+            related: related, warnings: warnings, notes: notes)
+    }
+
+    /// Adds a modifier: its rule to the trace, its words to the warnings or the notes (prefixed with its id).
+    mutating func modifier(_ rule: DeviceRule, warning: Bool, _ text: String) {
+        trace.append(rule)
+        if warning {
+            warnings.append("\(rule.id): \(text)")
+            notable = notable ?? rule
+        } else {
+            notes.append("\(rule.id): \(text)")
+        }
+    }
+
+    /// Whether the app has `entitlement`; an app that declares none is assumed to, with a note.
+    mutating func has(_ entitlement: AppBehaviour.Entitlement, for what: String) -> Bool {
+        guard let entitlements = app.entitlements else {
+            notes.append(
+                "\(bundleID) declares no entitlements: \(entitlement.rawValue) is assumed for \(what)")
+            return true
+        }
+        return entitlements.contains(entitlement)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The phone's settings for what Apple leaves open (phone.md §6), as a scenario's `simulation:` section gives them.
+/// Each default is the reading the sources support best; the other branch is a setting, never a silent drop.
+public struct SimulationSettings: Sendable, Hashable {
+    /// Whether the phone plays every push type; `false` keeps it to Live Activities, as before issue 23 (for
+    /// benchmarks and for suites that check only APNs's answers).
+    public var enabled = true
+    /// What a background push to an app whose notifications the person denied does.
+    public enum WhenDenied: String, Sendable, Hashable, CaseIterable {
+        /// Delivered and launched as ever (the `Metrics` page's "Discarded – Disabled" names alerts).
+        case deliver
+        /// Discarded by APNs as an alert would be.
+        case discard
+    }
+    /// `backgroundWhenDenied` (open: havesource/cordova-plugin-push#335 against *Metrics*).
+    public var backgroundWhenDenied = WhenDenied.deliver
+    /// How many background launches a phone allows per `backgroundBudgetWindow`, all apps; `nil`: no limit (the
+    /// warning `background-over-rate` past 3 an hour).
+    public var backgroundBudget: Int?
+    /// The window `backgroundBudget` counts in, in seconds.
+    public var backgroundBudgetWindow: TimeInterval = 3600
+    /// Whether priority-5 alerts that launch the app (`content-available: 1`) count against the budget too.
+    public var backgroundBudgetCountsAlerts = false
+    /// What a background push at priority 10 does, beyond its warning.
+    public enum PriorityTen: String, Sendable, Hashable, CaseIterable {
+        /// Launches the app (seen, forums/745345).
+        case launch
+        /// Does not launch it.
+        case notLaunched
+    }
+    /// `backgroundPriorityTen`.
+    public var backgroundPriorityTen = PriorityTen.launch
+    /// After how many unreported VoIP pushes iOS stops launching the app; `nil`: never (a warning from the 2nd).
+    public var voipSuspendAfter: Int?
+    /// When a VoIP push must be reported as a call.
+    public enum MustReport: String, Sendable, Hashable, CaseIterable {
+        /// Not in the foreground or during a call (seen, DTS forums/817976).
+        case ios26
+        /// Always, the strict reading of the iOS 13 documentation.
+        case always
+    }
+    /// `voipMustReport`.
+    public var voipMustReport = MustReport.ios26
+    /// What a critical or Time Sensitive alert from an app without the entitlement does.
+    public enum WithoutEntitlement: String, Sendable, Hashable, CaseIterable {
+        /// Shown as an ordinary (active) alert, with a warning.
+        case downgrade
+        /// Shown at the level it asks for.
+        case honour
+    }
+    /// `criticalWithoutEntitlement` (open).
+    public var criticalWithoutEntitlement = WithoutEntitlement.downgrade
+    /// `timeSensitiveWithoutEntitlement` (open).
+    public var timeSensitiveWithoutEntitlement = WithoutEntitlement.downgrade
+    /// The memory a service extension may use, in bytes (24 MiB from iOS 17).
+    public var serviceExtensionMemoryLimit = 24 * 1024 * 1024
+    /// Whether the service extension runs for a provisionally authorized app.
+    public enum WhenProvisional: String, Sendable, Hashable, CaseIterable {
+        /// It runs.
+        case run
+        /// It does not.
+        case skip
+    }
+    /// `serviceExtensionWhenProvisional` (open).
+    public var serviceExtensionWhenProvisional = WhenProvisional.run
+
+    /// The defaults of phone.md §6.
+    public init() {}
+
+    /// The background pushes to one phone within an hour past which `background-over-rate` warns (doc,
+    /// *Background updates*: "two or three per hour").
+    static let overRateCount = 3
+}

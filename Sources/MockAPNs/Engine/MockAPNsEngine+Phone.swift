@@ -1,0 +1,64 @@
+import Foundation
+
+extension MockAPNsEngine {
+    /// What the simulated phone does with `request`, an `alert`, `background` or `voip` push accepted for
+    /// `token` (phone.md): `nil` for other push types, or with the simulation off (`simulation.enabled: false`).
+    ///
+    /// The token is the validated `DeviceToken` (lower-cased), never the path's text. A push to a phone the
+    /// registry does not keep, that leaves nothing behind, is walked on a default phone without a lock, and what
+    /// it gave is kept in the connection's memo for the next push like it (the provider's usual stream of the same
+    /// payload): an ordinary push then costs the phone a few comparisons.
+    func phoneOutcome(
+        of request: APNsRequest.Content, to token: DeviceToken, pushType: String?, world: World,
+        memo: ValidationMemo, now: Date
+    ) -> DeviceOutcomeBox? {
+        let setup = world.phone
+        guard setup.settings.enabled, let pushType,
+            let type = Self.phoneTypes.first(where: { $0.name == pushType })
+        else { return nil }
+        let device = world.devices.isEmpty ? nil : world.devices[token.hex]
+        let phoneID = device?.phone ?? token.hex
+        let fastPath = device?.phone == nil && phones.isEmpty
+        if fastPath, let box = memo.defaultPhoneOutcome(request, pushType: pushType) { return box }
+        let bundleID = Self.bundleID(topic: request.fields.topic ?? device?.bundleID, type: type)
+        let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
+        let walk = PhoneWalk(
+            request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID, app: app,
+            settings: setup.settings, now: now)
+        if fastPath {
+            var defaultPhone = Phone(id: phoneID, declared: false, state: PhoneState())
+            var tried = walk
+            guard let outcome = tried.run(on: &defaultPhone) else { return nil }
+            if !tried.changed {
+                let box = DeviceOutcomeBox(outcome)
+                if app.hasNoCases { memo.keepDefaultPhoneOutcome(box, for: request, pushType: pushType) }
+                return box
+            }
+        }
+        return phones.walk(phoneID) { phone in
+            var walked = walk
+            let outcome = walked.run(on: &phone)
+            return (outcome.map { DeviceOutcomeBox($0, number: walked.number) }, walked.changed)
+        }
+    }
+
+    /// The push types the phone plays beyond Live Activities.
+    private static let phoneTypes: [APNsPushType] = [.alert, .background, .voip]
+
+    /// The app a push is for: its topic, without the `.voip` suffix of a VoIP push.
+    private static func bundleID(topic: String?, type: APNsPushType) -> String {
+        guard let topic else { return "the app" }
+        if type == .voip, topic.hasSuffix(".voip") { return String(topic.dropLast(5)) }
+        return topic
+    }
+}
+
+extension AppBehaviour {
+    /// Whether what the app does never depends on the push beyond its payload, topic, type and priority (no
+    /// `match:` cases, which may test the token or headers): the phone may reuse an outcome for a push like it.
+    var hasNoCases: Bool {
+        guard backgroundHandler.cases.isEmpty, voip.cases.isEmpty else { return false }
+        if case .present(let declared) = serviceExtension { return declared.handling.cases.isEmpty }
+        return true
+    }
+}

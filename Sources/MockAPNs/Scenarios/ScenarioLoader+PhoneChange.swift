@@ -1,0 +1,32 @@
+import Foundation
+import Yams
+
+extension ScenarioLoader {
+    /// A phone's fields as a scenario's `phones.<id>` entry writes them (JSON is YAML too), written over `base`: what
+    /// `PATCH /v1/phones/{id}` takes. Errors name the field (`apps.com.example.app.state`) and the line.
+    public static func phoneChange(yaml: String, onto base: PhoneState) throws(ScenarioError) -> PhoneState {
+        let reader = Reader(file: nil, baseDirectory: FileManager.default.currentDirectoryPath, now: Date())
+        return try reader.phoneState(try mappingFragment(yaml, example: #"{"online": false}"#), onto: base)
+    }
+
+    /// An app's fields on a phone as a scenario's `phones.<id>.apps.<bundle>` entry writes them, written over
+    /// `base`: what `PATCH /v1/phones/{id}/apps/{bundle}` takes.
+    public static func appChange(yaml: String, onto base: AppOnPhone) throws(ScenarioError) -> AppOnPhone {
+        let reader = Reader(file: nil, baseDirectory: FileManager.default.currentDirectoryPath, now: Date())
+        return try reader.appOnPhone(try mappingFragment(yaml, example: #"{"state": "forceQuit"}"#), onto: base)
+    }
+
+    /// The document as a mapping field with an empty path, so that errors name the fields themselves.
+    private static func mappingFragment(_ yaml: String, example: String) throws(ScenarioError) -> Field {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw syntaxError(error, file: nil, yaml: yaml)
+        }
+        guard let root, case .mapping = root else {
+            throw ScenarioError(message: "the body must be a JSON object of the fields to change, such as \(example)")
+        }
+        return Field(node: root, path: "", file: nil)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+extension ScenarioLoader.Reader {
+    /// The fields of `simulation:`, one per `SimulationSettings` setting.
+    static let simulationFields = [
+        "enabled", "backgroundWhenDenied", "backgroundBudget", "backgroundBudgetWindow", "backgroundBudgetCountsAlerts",
+        "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport", "criticalWithoutEntitlement",
+        "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit", "serviceExtensionWhenProvisional",
+    ]
+
+    /// The settings of phone.md §6 this version does not simulate yet: named, so that a file written for the whole
+    /// page gets a clear refusal rather than "unknown field".
+    static let simulationFieldsNotYet = [
+        "storageKeeps", "storageSlot", "storageWithoutExpiration", "expirationZeroGrace", "unregisteredAfter",
+        "powerStorage", "heldRelease", "inactiveAppAfter", "pttAfterForceQuit", "complicationPerDay",
+        "widgetPushesPerDay",
+    ]
+
+    /// The budget window: a second to a day.
+    static let budgetWindowRange = Duration.seconds(1)...Duration.seconds(86_400)
+    /// A service extension's memory limit: 1 MiB to 1 GiB.
+    static let extensionMemoryRange = (1 << 20)...(1 << 30)
+    /// A count of pushes (`backgroundBudget`, `voipSuspendAfter`): at least one.
+    static let pushCountRange = 1...1_000_000
+
+    /// The `simulation` section: the phone's settings for what Apple leaves open.
+    func simulation(_ field: Field) throws(ScenarioError) -> SimulationSettings {
+        let fields = try field.mapping(known: Self.simulationFields + Self.simulationFieldsNotYet)
+        var settings = SimulationSettings()
+        for (name, value) in fields.entries where Self.simulationFieldsNotYet.contains(name) {
+            throw value.error(Self.notYet(name))
+        }
+        if let value = fields["enabled"] { settings.enabled = try value.bool() }
+        if let value = fields["backgroundWhenDenied"] { settings.backgroundWhenDenied = try choice(value) }
+        if let value = fields["backgroundBudget"] {
+            settings.backgroundBudget = try count(value, orWord: "unlimited")
+        }
+        if let value = fields["backgroundBudgetWindow"] {
+            settings.backgroundBudgetWindow = DurationText.seconds(try duration(value, in: Self.budgetWindowRange))
+        }
+        if let value = fields["backgroundBudgetCountsAlerts"] {
+            settings.backgroundBudgetCountsAlerts = try value.bool()
+        }
+        if let value = fields["backgroundPriorityTen"] { settings.backgroundPriorityTen = try choice(value) }
+        if let value = fields["voipSuspendAfter"] { settings.voipSuspendAfter = try count(value, orWord: "off") }
+        if let value = fields["voipMustReport"] { settings.voipMustReport = try choice(value) }
+        if let value = fields["criticalWithoutEntitlement"] { settings.criticalWithoutEntitlement = try choice(value) }
+        if let value = fields["timeSensitiveWithoutEntitlement"] {
+            settings.timeSensitiveWithoutEntitlement = try choice(value)
+        }
+        if let value = fields["serviceExtensionMemoryLimit"] {
+            settings.serviceExtensionMemoryLimit = try size(value, in: Self.extensionMemoryRange)
+        }
+        if let value = fields["serviceExtensionWhenProvisional"] {
+            settings.serviceExtensionWhenProvisional = try choice(value)
+        }
+        return settings
+    }
+
+    /// "`name` is not simulated yet".
+    static func notYet(_ name: String) -> String {
+        "\(name) is in phone.md but not simulated yet (issue 23): leave it out"
+    }
+
+    /// One of an enumeration's names, with a suggestion when it is close to one.
+    func choice<Value: RawRepresentable & CaseIterable>(_ field: Field) throws(ScenarioError) -> Value
+    where Value.RawValue == String {
+        let text = try field.string()
+        if let value = Value(rawValue: text) { return value }
+        let names = Value.allCases.map(\.rawValue)
+        throw field.error(
+            "must be one of: \(names.joined(separator: ", ")); got \(field.shortDescription)"
+                + NameSuggestion.hint(for: text, among: names))
+    }
+
+    /// A count within `pushCountRange`, or `word` (`unlimited`, `off`) for `nil`.
+    func count(_ field: Field, orWord word: String) throws(ScenarioError) -> Int? {
+        if case .scalar(let scalar) = field.node, scalar.string == word, !field.isQuoted { return nil }
+        guard field.tagName == .int, !field.isQuoted else {
+            throw field.error(
+                "expected a number (at least \(Self.pushCountRange.lowerBound)) or \(word); got "
+                    + field.shortDescription)
+        }
+        return try field.integer(in: Self.pushCountRange)
+    }
+
+    /// A size (`24MiB`, `4096`) within `range`, in bytes.
+    func size(_ field: Field, in range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+        switch ByteSizeText.parse(try field.string(), in: range) {
+        case .success(let bytes): return bytes
+        case .failure(let problem): throw field.error(problem.message)
+        }
+    }
+}
+
+extension SimulationSettings {
+    /// The settings as a scenario file's `simulation:` section: only those that differ from the defaults, in the
+    /// order of the scenario documentation (an empty mapping for the defaults). Loading it gives these back.
+    public var scenarioJSON: JSONValue {
+        let defaults = SimulationSettings()
+        var members: [(String, JSONValue)] = []
+        func add<T: Equatable>(_ name: String, _ value: T, _ standard: T, _ json: (T) -> JSONValue) {
+            if value != standard { members.append((name, json(value))) }
+        }
+        func count(_ word: String) -> (Int?) -> JSONValue { { $0.map { .number(String($0)) } ?? .string(word) } }
+        add("enabled", enabled, defaults.enabled) { .bool($0) }
+        add("backgroundWhenDenied", backgroundWhenDenied, defaults.backgroundWhenDenied) { .string($0.rawValue) }
+        add("backgroundBudget", backgroundBudget, defaults.backgroundBudget, count("unlimited"))
+        add("backgroundBudgetWindow", backgroundBudgetWindow, defaults.backgroundBudgetWindow) {
+            .string(ScenarioLoader.Reader.durationText($0))
+        }
+        add("backgroundBudgetCountsAlerts", backgroundBudgetCountsAlerts, defaults.backgroundBudgetCountsAlerts) {
+            .bool($0)
+        }
+        add("backgroundPriorityTen", backgroundPriorityTen, defaults.backgroundPriorityTen) { .string($0.rawValue) }
+        add("voipSuspendAfter", voipSuspendAfter, defaults.voipSuspendAfter, count("off"))
+        add("voipMustReport", voipMustReport, defaults.voipMustReport) { .string($0.rawValue) }
+        add("criticalWithoutEntitlement", criticalWithoutEntitlement, defaults.criticalWithoutEntitlement) {
+            .string($0.rawValue)
+        }
+        add(
+            "timeSensitiveWithoutEntitlement", timeSensitiveWithoutEntitlement,
+            defaults.timeSensitiveWithoutEntitlement
+        ) { .string($0.rawValue) }
+        add("serviceExtensionMemoryLimit", serviceExtensionMemoryLimit, defaults.serviceExtensionMemoryLimit) {
+            .string(ByteSizeText.text($0))
+        }
+        add(
+            "serviceExtensionWhenProvisional", serviceExtensionWhenProvisional,
+            defaults.serviceExtensionWhenProvisional
+        ) { .string($0.rawValue) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// `scenarios/phone.yaml`, the shipped example: the push in each comment, sent with curl, gives the outcome the
+/// comment names, and the file's `expect:` then passes.
+@Suite("phone: scenarios/phone.yaml", .serialized)
+struct PhoneScenarioFileTests {
+    /// The token of the file's device `n`.
+    static func token(_ n: Int) -> String {
+        "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec2519" + String(format: "%02d", n)
+    }
+
+    @Test("each phone gives the outcome its comment names, and every expectation passes")
+    func everyOutcome() async throws {
+        let scenario = try ScenarioLoader.load(
+            file: ScenarioLoaderTests.scenariosFolder.appendingPathComponent("phone.yaml").path)
+        try await withTestServer(scenario: scenario) { server in
+            func alert(_ n: Int, _ body: String = PhonePush.alert()) async throws -> String {
+                try await PhonePush.send(server, to: Self.token(n), body).kindAndRule
+            }
+            func silent(_ n: Int) async throws -> String {
+                try await PhonePush.send(
+                    server, to: Self.token(n), PhonePush.background, type: "background", priority: "5"
+                ).kindAndRule
+            }
+            func call(_ body: String) async throws -> String {
+                try await PhonePush.send(
+                    server, to: Self.token(8), body, type: "voip", topic: "com.example.app.voip", priority: "10"
+                ).kindAndRule
+            }
+            #expect(
+                try await alert(1, PhonePush.alert(#""sound":"chime.caf","mutable-content":1"#)) == "shown alert-shown")
+            #expect(try await alert(1, #"{"aps":{"badge":1}}"#) == "applied badge-only")
+            #expect(try await alert(1, #"{"aps":{"mutable-content":1}}"#) == "notShown nse-no-alert")
+            #expect(try await silent(1) == "launched background-launched")
+            #expect(try await alert(2) == "shownQuietly provisional")
+            #expect(try await alert(3) == "withheld focus-not-allowed")
+            #expect(try await alert(4) == "discarded notifications-disabled")
+            #expect(try await alert(5) == "stored stored-offline")
+            #expect(try await silent(6) == "notLaunched background-force-quit")
+            #expect(try await silent(7) == "held background-low-power")
+            #expect(try await call(#"{"callID":"c-1"}"#) == "reported voip-reported")
+            #expect(try await call("{}") == "terminated voip-not-reported")
+            let modified = try #require(try await server.phone(id: "ordinary")?.apps.first?.notifications.first)
+            #expect(modified.title == "New message", "the service extension's set, as the person reads it")
+            let report = server.verify(startedAt: nil)
+            #expect(report.passed, "\(report)")
+            #expect(report.items.count == 13)
+        }
+    }
+}
