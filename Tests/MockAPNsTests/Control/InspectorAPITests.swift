@@ -60,7 +60,7 @@ struct InspectorAPITests {
             #expect(accepted["token"] == .string(EndToEndTests.device) && accepted["topic"] == "com.example.app")
             #expect(accepted["pushType"] == "alert" && accepted["priority"] == .null)
             #expect(accepted["status"] == 200 && accepted["accepted"] == true && accepted["reason"] == .null)
-            #expect(accepted["rule"] == "accepted" && accepted["device"] == .null && accepted["activity"] == .null)
+            #expect(accepted["rule"] == "accepted" && accepted["device"] == "shown" && accepted["activity"] == .null)
             #expect(accepted["text"] == "Order ready — Your food is on its way")
             #expect(accepted["notes"] == 0 && accepted["replayOf"] == .null)
             let rejected = rows[1]
