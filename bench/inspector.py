@@ -226,6 +226,33 @@ def heap_mb(driver) -> tuple[float, float]:
     return (used or 0) / 1e6, metrics.get("JSHeapUsedSize", 0) / 1e6
 
 
+def renderer_mb(driver) -> float:
+    """The resident memory of the largest Chromium renderer process started by this driver (the tab), in MB."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    family, grew = {driver.service.process.pid}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in family} - family
+        family |= more
+        grew = bool(more)
+    largest = 0
+    for pid in family:
+        try:
+            if b"--type=renderer" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
+        largest = max(largest, rss)
+    return largest / 1024
+
+
 def follow_under_load(driver, serve: Serve, body: Path) -> dict:
     """(e): the list open and following while h2load sends RATE pushes/s; key presses in the search box."""
     open_list(driver, serve.control_url)
@@ -255,16 +282,22 @@ def follow_under_load(driver, serve: Serve, body: Path) -> dict:
     load.join()
     elapsed = time.monotonic() - started
     latencies = driver.execute_script("return window.__latency")
-    newest_row = driver.execute_script(
-        "const r = document.querySelector('[data-testid=\"push-row\"]'); return r ? Number(r.dataset.seq) : null")
     after = serve.held()
+    newest_row = lambda: driver.execute_script(  # noqa: E731
+        "const r = document.querySelector('[data-testid=\"push-row\"]'); return r ? Number(r.dataset.seq) : null")
+    behind = after - (newest_row() or 0)
+    ended = time.monotonic()
+    while newest_row() != after and time.monotonic() - ended < 30:
+        time.sleep(0.05)
+    caught_up = time.monotonic() - ended if newest_row() == after else None
     heap = heap_mb(driver)
     latencies.sort()
     return {
         "pushes": after - before, "seconds": elapsed, "presses": presses, "measured": len(latencies),
         "p50": median(latencies) if latencies else None,
         "p95": latencies[int(len(latencies) * 0.95)] if latencies else None,
-        "max": latencies[-1] if latencies else None, "heap": heap, "newest_row": newest_row, "newest": after,
+        "max": latencies[-1] if latencies else None, "heap": heap, "behind": behind, "caught_up": caught_up, "newest": after,
+        "renderer": renderer_mb(driver),
     }
 
 
@@ -311,6 +344,7 @@ def main() -> None:
         open_list(driver, serve.control_url)
         search(driver)
         heap = heap_mb(driver)
+        renderer = renderer_mb(driver)
         print(f"\n## The inspector with {newest:,} records ({os.cpu_count()} CPUs, median of {RUNS})\n")
         print("| measure | median | runs | target |")
         print("|---|---:|---|---:|")
@@ -321,6 +355,7 @@ def main() -> None:
         print(f"| (c) click a row in the list → verdict painted | {median(clicked):.0f} ms | {runs(clicked)} "
               "| 200 ms |")
         print(f"| (d) JS heap after (a)–(c), after GC | {heap[0]:.1f} MB (CDP {heap[1]:.1f} MB) | | 200 MB |")
+        print(f"| (d) the tab's renderer process, resident (RSS) | {renderer:.0f} MB | | 200 MB |")
         if FOLLOW_SECONDS > 0:
             e = follow_under_load(driver, serve, body)
             rate = e["pushes"] / e["seconds"]
@@ -329,8 +364,11 @@ def main() -> None:
                   f"| | 100 ms |")
             print(f"| (e) JS heap at the end of that, after GC | {e['heap'][0]:.1f} MB (CDP {e['heap'][1]:.1f} MB) "
                   f"| | 200 MB |")
-            print(f"\n(e): {e['pushes']:,} pushes in {e['seconds']:.1f} s; newest row on the page #{e['newest_row']}, "
-                  f"newest in the journal #{e['newest']}.")
+            print(f"| (e) the tab's renderer process, resident (RSS) | {e['renderer']:.0f} MB | | 200 MB |")
+            catch = f"{e['caught_up']:.1f} s" if e["caught_up"] is not None else "not within 30 s"
+            print(f"\n(e): {e['pushes']:,} pushes in {e['seconds']:.1f} s; when h2load ended the list's top row was "
+                  f"{e['behind']:,} records behind the journal's newest (#{e['newest']}); it showed the newest after "
+                  f"{catch}.")
         print(f"\nload average at the end: {' '.join(open('/proc/loadavg').read().split()[:3])}")
     finally:
         if driver:
