@@ -47,6 +47,7 @@ RATE = int(os.environ.get("RATE", "5000"))
 FOLLOW_SECONDS = int(os.environ.get("FOLLOW_SECONDS", "20"))
 TOKEN = "0123456789abcdef" * 4
 SEARCH = "status:4xx"
+PAGE_SIZE = 100  # view-pushes.js's PAGE_SIZE: the rows one list page asks for
 
 # Installed before any page script runs: records when the first element matching a selector is in the DOM and
 # the frame after it has been painted (rAF, then a task: the paint happens between the two).
@@ -135,6 +136,17 @@ class Serve:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+def api_ms(serve: Serve, path: str) -> float:
+    """The median of RUNS answers of one control-API call with urllib: the server's share of a measure."""
+    times = []
+    for _ in range(RUNS):
+        started = time.perf_counter()
+        with urllib.request.urlopen(serve.control_url + path, timeout=60) as answer:
+            answer.read()
+        times.append((time.perf_counter() - started) * 1000)
+    return median(times)
 
 
 def start_browser() -> webdriver.Chrome:
@@ -296,7 +308,8 @@ def follow_under_load(driver, serve: Serve, body: Path) -> dict:
         "pushes": after - before, "seconds": elapsed, "presses": presses, "measured": len(latencies),
         "p50": median(latencies) if latencies else None,
         "p95": latencies[int(len(latencies) * 0.95)] if latencies else None,
-        "max": latencies[-1] if latencies else None, "heap": heap, "behind": behind, "caught_up": caught_up, "newest": after,
+        "max": latencies[-1] if latencies else None, "heap": heap, "behind": behind, "caught_up": caught_up,
+        "newest": after,
         "renderer": renderer_mb(driver),
     }
 
@@ -304,9 +317,10 @@ def follow_under_load(driver, serve: Serve, body: Path) -> dict:
 def main() -> None:
     if not os.access(BINARY, os.X_OK):
         raise SystemExit(f"no mock-apns binary at {BINARY}: build it or set MOCK_APNS_BIN")
-    for tool in ("h2load", "chromedriver"):
-        if shutil.which(tool) is None and not os.path.exists(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")):
-            raise SystemExit(f"'{tool}' is missing")
+    if shutil.which("h2load") is None:
+        raise SystemExit("'h2load' is missing: apt-get install -y nghttp2-client")
+    if not os.path.exists(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")):
+        raise SystemExit("chromedriver is missing: apt-get install -y chromium chromium-driver")
     folder = Path(tempfile.mkdtemp(prefix="mock-apns-inspector-bench."))
     body = folder / "body.json"
     body.write_text('{"aps":{"alert":{"title":"Order #1234 is on its way","body":"Your courier is 5 minutes away"},'
@@ -345,6 +359,10 @@ def main() -> None:
         search(driver)
         heap = heap_mb(driver)
         renderer = renderer_mb(driver)
+        # The same calls the page makes (view-pushes.js: summary view, PAGE_SIZE rows), without the browser.
+        api_list = api_ms(serve, f"/v1/requests?view=summary&limit={PAGE_SIZE}")
+        api_search = api_ms(serve, f"/v1/requests?view=summary&limit={PAGE_SIZE}&q={SEARCH.replace(':', '%3A')}")
+        api_push = api_ms(serve, f"/v1/requests/{newest - 1}")
         print(f"\n## The inspector with {newest:,} records ({os.cpu_count()} CPUs, median of {RUNS})\n")
         print("| measure | median | runs | target |")
         print("|---|---:|---|---:|")
@@ -354,6 +372,8 @@ def main() -> None:
         print(f"| (c) open `/push/N` → verdict painted | {median(opened):.0f} ms | {runs(opened)} | 200 ms |")
         print(f"| (c) click a row in the list → verdict painted | {median(clicked):.0f} ms | {runs(clicked)} "
               "| 200 ms |")
+        print(f"| the control API's answers alone (urllib): list {api_list:.0f} ms, search {api_search:.0f} ms, "
+              f"one record {api_push:.0f} ms | | | |")
         print(f"| (d) JS heap after (a)–(c), after GC | {heap[0]:.1f} MB (CDP {heap[1]:.1f} MB) | | 200 MB |")
         print(f"| (d) the tab's renderer process, resident (RSS) | {renderer:.0f} MB | | 200 MB |")
         if FOLLOW_SECONDS > 0:
