@@ -215,6 +215,12 @@ public final class Journal: Sendable {
         state.withLockedValue { state in state.records.records(after: sequence) }
     }
 
+    /// Up to `limit` of the newest records kept whose sequence number is below `bound` (any, when `nil`) and above
+    /// `floor`, oldest first: a page, copied alone.
+    func records(below bound: UInt64?, above floor: UInt64, limit: Int) -> [JournalRecord] {
+        state.withLockedValue { state in state.records.records(below: bound, above: floor, limit: limit) }
+    }
+
     /// The estimated bytes of the records kept now (see `maxBytes`).
     public var bytes: Int { state.withLockedValue { $0.bytes } }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension JournalRecord {
     /// The most payload bytes a record keeps: 5120, the largest payload APNs accepts (a VoIP push).
     ///
@@ -35,8 +37,29 @@ extension JournalRecord {
     /// Parses only a payload that holds the bytes `"event"`, so a search for `event:` over a journal of alerts
     /// costs a byte scan per record, not a JSON parse.
     public var apsEvent: String? {
-        guard payload.firstRange(of: Self.eventKey) != nil else { return nil }
+        guard Self.contains(request.body, Self.eventKey) else { return nil }
         return payloadJSON?["aps"]?["event"]?.stringValue
+    }
+
+    /// Whether `bytes` holds `key` (not empty): `memchr` for its first byte, then `memcmp`. The generic
+    /// `firstRange(of:)` made a search of 100,000 records for `event:` take 0.19 s.
+    static func contains(_ bytes: [UInt8], _ key: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { haystack in
+            key.withUnsafeBufferPointer { needle in
+                guard let base = haystack.baseAddress, let first = needle.first, let keyBase = needle.baseAddress,
+                    haystack.count >= needle.count
+                else { return false }
+                let last = haystack.count - needle.count
+                var offset = 0
+                while offset <= last {
+                    guard let found = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                    let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, keyBase, needle.count) == 0 { return true }
+                    offset = index + 1
+                }
+                return false
+            }
+        }
     }
 
     /// `"event"` as bytes, for `apsEvent`'s scan.

@@ -74,6 +74,36 @@ struct JournalRing {
         return out
     }
 
+    /// Up to `limit` of the newest records whose sequence number is below `bound` (any, when `nil`) and above
+    /// `floor`, oldest first. Found by binary search (the kept records are in sequence order), so a page copies
+    /// only its records.
+    func records(below bound: UInt64?, above floor: UInt64, limit: Int) -> [JournalRecord] {
+        /// The first offset from `start` whose record's sequence number is greater than `value` (or `count`).
+        func firstOffset(after value: UInt64) -> Int {
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if (slots[(start + middle) % slots.count]?.sequence ?? 0) > value {
+                    high = middle
+                } else {
+                    low = middle + 1
+                }
+            }
+            return low
+        }
+        guard count > 0, limit > 0 else { return [] }
+        let end = bound.map { $0 == 0 ? 0 : firstOffset(after: $0 - 1) } ?? count
+        let begin = max(firstOffset(after: floor), end - min(limit, end))
+        guard begin < end else { return [] }
+        var out: [JournalRecord] = []
+        out.reserveCapacity(end - begin)
+        for offset in begin..<end {
+            if let record = slots[(start + offset) % slots.count] { out.append(record) }
+        }
+        return out
+    }
+
     /// Forgets every record and the slots' memory.
     mutating func removeAll() {
         self = JournalRing(capacity: capacity)

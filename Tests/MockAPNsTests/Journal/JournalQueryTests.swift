@@ -29,6 +29,28 @@ struct JournalQueryTests {
         #expect(journal.records(after: 5).isEmpty)
     }
 
+    @Test("a page (limit, olderThan, since, filters) read newest first in chunks is the newest matches of the whole")
+    func pagesMatchTheWholeJournal() throws {
+        // Wrapped around (capacity 700 of 1000 appended), some records with another token, a hole from a clear.
+        let journal = try Journal(capacity: 700)
+        for index in 1...1000 { journal.append(Self.record(token: index % 7 == 0 ? "bb" : "aa")) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var query = JournalQuery(limit: Int.random(in: 1...800, using: &generator))
+            if Bool.random(using: &generator) { query.olderThan = UInt64.random(in: 0...1100, using: &generator) }
+            if Bool.random(using: &generator) { query.since = UInt64.random(in: 0...1100, using: &generator) }
+            if Bool.random(using: &generator) { query.token = "bb" }
+            let whole = journal.records().filter(query.matcher)
+            let expected = Array(whole.suffix(query.limit ?? 0)).map(\.sequence)
+            #expect(journal.records(matching: query).map(\.sequence) == expected, "\(query.parameters)")
+        }
+        #expect(journal.records(matching: JournalQuery(olderThan: 303, limit: 5)).map(\.sequence) == [301, 302])
+        #expect(journal.records(matching: JournalQuery(olderThan: 301, limit: 5)).isEmpty)
+        #expect(journal.records(matching: JournalQuery(token: "bb", limit: 2)).map(\.sequence) == [987, 994])
+        journal.clear()
+        #expect(journal.records(matching: JournalQuery(limit: 5)).isEmpty)
+    }
+
     @Test("stats count incrementally, keep dropped records and start over after a clear")
     func incrementalStats() throws {
         let journal = try Journal(capacity: 2)

@@ -21,6 +21,32 @@ struct RecordSearchTests {
             response: APNsResponse(status: status, apnsID: "ID"))
     }
 
+    @Test("event: reads aps.event of the payload, not the word elsewhere; the byte scan finds the key anywhere")
+    func eventWord() throws {
+        let term = try #require(try RecordSearch("event:update").terms.first)
+        for (body, event) in [
+            (#"{"aps":{"event":"update","content-state":{}}}"#, "update"),
+            (#"{"aps":{"timestamp":1,"event":"end"}}"#, "end"),
+            (#"{"aps":{"alert":""event": update"}}"#, nil),
+            (#"{"event":"update"}"#, nil),
+            (#"{"aps":{"event":7}}"#, nil),
+            (#"""event""#, nil),
+            ("", nil),
+        ] as [(String, String?)] {
+            let record = Self.record(body: body)
+            #expect(record.apsEvent == event, "\(body)")
+            #expect(term.passes(record) == (event == "update"), "\(body)")
+        }
+        let key = Array(#""event""#.utf8)
+        for (text, expected) in [
+            (#""event""#, true), (#"x"event""#, true), (#""event"x"#, true), (#"""event"#, false),
+            (#""even"event""#, true), (#""even"#, false), ("", false), (#""eventful"#, false),
+        ] {
+            #expect(JournalRecord.contains(Array(text.utf8), key) == expected, "\(text)")
+        }
+        #expect(!JournalRecord.contains(Array("abc".utf8), []))
+    }
+
     @Test("reads fields, free words, quoted phrases, escapes and negation, in order")
     func words() throws {
         let search = try RecordSearch(#"status:4xx -reason:BadDeviceToken "order ready" -Hello reason:"Bad \"x\"" Type:alert"#)
