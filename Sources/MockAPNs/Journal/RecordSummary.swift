@@ -61,8 +61,7 @@ public struct RecordSummary: Sendable, Hashable {
             pushType: record.pushType, priority: record.request.fields.priority, status: record.response?.status,
             accepted: record.accepted, reason: record.reason, rule: record.rule, device: record.device?.kind,
             activity: record.device?.activityID, text: Self.text(of: record.payloadJSON), notes: record.notes.count,
-            // Replays are recorded from issue 22's replay route on: this branch has none to point at.
-            replayOf: nil)
+            replayOf: record.replayOf)
     }
 
     /// The summary as JSON: `sequence`, `kind`, `receivedAt`, then for a device push `connection`, `token`,
@@ -76,7 +75,8 @@ public struct RecordSummary: Sendable, Hashable {
         guard let push else { return .object(members) }
         func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
         members += [
-            ("connection", .number(String(push.connection))), ("token", text(push.token)),
+            // A replay came on no connection (0), written `null` as in the record.
+            ("connection", push.connection == 0 ? .null : .number(String(push.connection))), ("token", text(push.token)),
             ("topic", text(push.topic)), ("pushType", text(push.pushType)), ("priority", text(push.priority)),
             ("status", push.status.map { .number(String($0)) } ?? .null), ("accepted", .bool(push.accepted)),
             ("reason", text(push.reason)), ("rule", .string(push.rule)), ("device", text(push.device?.rawValue)),

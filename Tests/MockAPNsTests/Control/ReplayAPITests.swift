@@ -37,6 +37,14 @@ struct ReplayAPITests {
             #expect(original["replayOf"] == nil, "only a replay has the member")
             // In the journal, as every push: GET answers the same record, and a replay of the replay names it.
             #expect(try await ControlCurl.call("GET", control, "/v1/requests/2").json == record)
+            // The list's summary of it says the same (the inspector's row).
+            let list = try await ControlCurl.call("GET", control, "/v1/requests?view=summary").json?["records"]
+            guard case .array(let rows) = list, rows.count == 2 else {
+                Issue.record("no two summaries: \(String(describing: list))")
+                return
+            }
+            #expect(rows[1]["replayOf"] == 1 && rows[1]["connection"] == .null, "\(rows[1])")
+            #expect(rows[0]["replayOf"] == .null && rows[0]["connection"] == 1, "\(rows[0])")
             let again = try await Self.replay(control, "2")
             #expect(again.json?["record"]?["replayOf"] == 2)
             #expect(server.journal.count == 3)
