@@ -51,6 +51,7 @@ public struct DeviceOutcome: Sendable, Hashable {
         public static let activityKinds: [Kind] = [.started, .applied, .ended, .ignored, .dropped, .throttled]
     }
 
+    /// What happened.
     public var kind: Kind
     /// The rule that set the kind or, when the kind is the push type's plain result, the first modifier with a
     /// warning or a collapse; `nil` on records written before rules existed.

@@ -32,7 +32,7 @@ public final class Journal: Sendable {
             record.noteSequence(sequence)
             nextSequence += 1
             // `total` counts requests: a phone state change is a record, not a request.
-            if record.kind == .devicePush { total += 1 }
+            if record.isDevicePush { total += 1 }
             // Under the lock, so the file's lines keep sequence order across event loops.
             file?.write(record)
             for entry in counters { entry.count(record) }

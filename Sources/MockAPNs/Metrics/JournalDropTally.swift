@@ -30,7 +30,7 @@ struct JournalDropTally: Sendable {
 
     /// Tallies one dropped record.
     mutating func add(_ record: borrowing JournalRecord) {
-        guard record.kind == .devicePush else { return }
+        guard record.isDevicePush else { return }
         let status = record.response?.status
         if let last = runs.indices.last, runs[last].verdict === record.sharedVerdict, runs[last].status == status,
             runs[last].connectionID == record.connectionID

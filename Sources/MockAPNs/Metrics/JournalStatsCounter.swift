@@ -44,7 +44,7 @@ final class JournalStatsCounter: Sendable {
 extension MockAPNsStats {
     /// Adds `record` to the counts.
     mutating func count(_ record: JournalRecord) {
-        guard record.kind == .devicePush else { return }
+        guard record.isDevicePush else { return }
         count(record.sharedVerdict.value, status: record.response?.status, connectionID: record.connectionID, times: 1)
     }
 

@@ -34,7 +34,7 @@ final class RequestMetrics: Sendable {
     /// Counts one record (called for every append while the control API runs).
     func observe(_ record: borrowing JournalRecord) {
         // Only device pushes are requests: a phone state change is a record of another kind.
-        guard record.kind == .devicePush else { return }
+        guard record.isDevicePush else { return }
         // A record is appended just before its answer is sent; only a delayed answer carries its own time.
         let end = record.answeredAt.flatMap { $0 == record.receivedAt ? nil : $0 } ?? clock.now()
         let measured = max(0, end.timeIntervalSince(record.receivedAt))
