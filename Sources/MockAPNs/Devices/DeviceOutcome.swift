@@ -49,6 +49,15 @@ public struct DeviceOutcome: Sendable, Hashable {
 
         /// The kinds a Live Activity push can have (an activity counts its pushes by these).
         public static let activityKinds: [Kind] = [.started, .applied, .ended, .ignored, .dropped, .throttled]
+
+        /// Whether the push did what the provider meant: shown, applied, launched, reported, started or ended.
+        /// Summaries and tables say why only for the other kinds.
+        public var isSuccess: Bool {
+            switch self {
+            case .shown, .applied, .launched, .reported, .started, .ended: true
+            default: false
+            }
+        }
     }
 
     /// What happened.
