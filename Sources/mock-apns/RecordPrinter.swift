@@ -72,14 +72,9 @@ struct RecordPrinter {
     static func why(_ record: JournalRecord) -> String? {
         if !record.accepted { return record.explanation.isEmpty ? record.fault : record.explanation }
         if record.response == nil { return record.fault }
-        guard let device = record.device, let reason = device.reason, !succeeded.contains(device.kind) else {
-            return nil
-        }
+        guard let device = record.device, let reason = device.reason, !device.kind.isSuccess else { return nil }
         return "phone \(device.kind.rawValue)" + (device.rule.map { " (\($0.id))" } ?? "") + ": \(reason)"
     }
-
-    /// The phone's outcomes that are what the provider meant: no `why:` line (warnings still mark the row).
-    static let succeeded: Set<DeviceOutcome.Kind> = [.shown, .applied, .launched, .reported, .started, .ended]
 
     /// The widths of every column but the last (CONTENT), which takes the rest of `lineWidth`.
     static let widths = [6, 12, 13, 12, 22, 26]

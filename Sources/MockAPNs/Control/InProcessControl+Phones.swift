@@ -149,8 +149,8 @@ extension InProcessControl {
         return (left, right)
     }
 
-    /// The phone `given` names: a declared phone, a kept phone, or the phone of a token (a declared device's, or
-    /// in lenient mode any well-formed token's own); `nil` when none.
+    /// The phone `given` names: a declared phone, a kept phone, a phone a device names, or the phone of a token (a
+    /// declared device's, or in lenient mode any well-formed token's own); `nil` when none.
     func resolvePhone(_ given: String, world: World) -> (id: String, declared: Bool)? {
         if engine.phones.isDeclared(given) { return (given, true) }
         if let token = DeviceToken(given) {
@@ -161,7 +161,9 @@ extension InProcessControl {
             if world.devicePolicy == .lenient || engine.phones.phone(token.hex) != nil { return (token.hex, false) }
             return nil
         }
-        return engine.phones.phone(given).map { ($0.id, $0.declared) }
+        if let kept = engine.phones.phone(given) { return (kept.id, kept.declared) }
+        // A phone only devices added at run time name (`POST /v1/devices` with `phone:`).
+        return world.devices.values.contains { $0.phone == given } ? (given, false) : nil
     }
 
     /// The snapshots of `phones`, from one pass over the journal.

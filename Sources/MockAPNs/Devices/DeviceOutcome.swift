@@ -49,8 +49,18 @@ public struct DeviceOutcome: Sendable, Hashable {
 
         /// The kinds a Live Activity push can have (an activity counts its pushes by these).
         public static let activityKinds: [Kind] = [.started, .applied, .ended, .ignored, .dropped, .throttled]
+
+        /// Whether the push did what the provider meant: shown, applied, launched, reported, started or ended.
+        /// Summaries and tables say why only for the other kinds.
+        public var isSuccess: Bool {
+            switch self {
+            case .shown, .applied, .launched, .reported, .started, .ended: true
+            default: false
+            }
+        }
     }
 
+    /// What happened.
     public var kind: Kind
     /// The rule that set the kind or, when the kind is the push type's plain result, the first modifier with a
     /// warning or a collapse; `nil` on records written before rules existed.

@@ -28,10 +28,13 @@ public struct DeviceRule: Sendable, Hashable, CustomStringConvertible {
         self.source = source
     }
 
+    /// The id.
     public var description: String { id }
 
+    /// Whether the two are the same rule: the same id.
     public static func == (lhs: DeviceRule, rhs: DeviceRule) -> Bool { lhs.id == rhs.id }
 
+    /// Hashes the id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
     /// The rule this version knows by `id`, or `nil`.

@@ -47,7 +47,9 @@ public struct Phone: Sendable {
 
     /// An app's collapse id.
     struct CollapseKey: Sendable, Hashable {
+        /// The app.
         var bundleID: String
+        /// `apns-collapse-id`.
         var collapseID: String
     }
 

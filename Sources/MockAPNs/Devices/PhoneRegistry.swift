@@ -11,11 +11,13 @@ import NIOConcurrencyHelpers
 /// (`isEmpty`). At most `implicitLimit` such phones are kept; past it the oldest is forgotten.
 public final class PhoneRegistry: Sendable {
     private struct State {
+        /// The phones kept, by id.
         var phones: [String: Phone] = [:]
         /// The declared phones' state as the scenario gives it: what a reset restores.
         var declared: [String: PhoneState] = [:]
         /// The implicit phones kept, oldest first (ids may repeat after a forget; `phones` decides).
         var implicitOrder: [String] = []
+        /// How many implicit phones are kept.
         var implicitCount = 0
     }
 

@@ -3,18 +3,42 @@
 ///
 /// Kept in the `World`, which every connection holds a copy of, so that a push reads it without a lock; it changes
 /// only with the scenario. What changes at run time (each phone's state, budgets, held pushes) is in
-/// `PhoneRegistry`, out of the world.
+/// `PhoneRegistry`, out of the world. Stored behind one reference (copied on write), so that the world, which the
+/// request path copies, grows by one word.
 public struct PhoneSetup: Sendable {
-    /// The settings for what Apple leaves open.
-    public var settings = SimulationSettings()
-    /// What each app's code does, by bundle id; an app not listed declares nothing.
-    public var apps: [String: AppBehaviour] = [:]
+    /// The two parts, shared between copies until one changes.
+    private final class Storage: Sendable {
+        let settings: SimulationSettings
+        let apps: [String: AppBehaviour]
+
+        init(settings: SimulationSettings, apps: [String: AppBehaviour]) {
+            self.settings = settings
+            self.apps = apps
+        }
+    }
+
+    private var storage = Storage(settings: SimulationSettings(), apps: [:])
 
     /// The defaults, no app declared.
     public init() {}
 
+    /// The settings for what Apple leaves open.
+    public var settings: SimulationSettings {
+        get { storage.settings }
+        set { storage = Storage(settings: newValue, apps: storage.apps) }
+    }
+
+    /// What each app's code does, by bundle id; an app not listed declares nothing.
+    public var apps: [String: AppBehaviour] {
+        get { storage.apps }
+        set { storage = Storage(settings: storage.settings, apps: newValue) }
+    }
+
+    /// Whether the phone plays every push type (`simulation.enabled`): read on every push.
+    var enabled: Bool { storage.settings.enabled }
+
     /// What `bundleID`'s code does, as declared.
     func app(_ bundleID: String) -> AppBehaviour {
-        apps[bundleID] ?? AppBehaviour()
+        storage.apps[bundleID] ?? AppBehaviour()
     }
 }

@@ -3,12 +3,18 @@ import Foundation
 extension PhoneWalk {
     /// What the phone would show of an alert: as sent, then as the service extension left it.
     struct AlertContent {
+        /// The title (or its localized key).
         var title: String?
+        /// The subtitle (or its localized key).
         var subtitle: String?
+        /// The body (or its localized key).
         var body: String?
+        /// The sound it plays.
         var sound: PushFacts.Sound?
+        /// The badge it sets.
         var badge: Int?
 
+        /// The content as the push sent it.
         init(_ facts: PushFacts) {
             title = facts.title
             subtitle = facts.subtitle

@@ -9,7 +9,9 @@ import Foundation
 struct PhoneWalk {
     /// What the push is.
     let request: APNsRequest.Content
+    /// What the phone reads of its payload.
     let facts: PushFacts
+    /// The push type it was taken as.
     let pushType: APNsPushType
     /// `apns-priority`, 10 when absent.
     let priority: Int
@@ -17,13 +19,16 @@ struct PhoneWalk {
     let bundleID: String
     /// What the app's code does.
     let app: AppBehaviour
+    /// The settings for what Apple leaves open.
     let settings: SimulationSettings
     /// The mock's clock when the push arrived.
     let now: Date
 
     /// Every rule that fired so far, in order.
     var trace: [DeviceRule] = []
+    /// The warnings so far (likely provider or app bugs).
     var warnings: [String] = []
+    /// The notes so far (facts, open settings that decided).
     var notes: [String] = []
     /// Whether the walk changed the phone.
     var changed = false
@@ -34,6 +39,7 @@ struct PhoneWalk {
     /// The payload, once a case of the app's parsed it (`AppCases.action`).
     var payload: JSONValue??
 
+    /// The walk of `request` for `bundleID`, whose code does what `app` declares, at `now`.
     init(
         request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, app: AppBehaviour,
         settings: SimulationSettings, now: Date
@@ -124,10 +130,14 @@ struct PhoneWalk {
 
     /// Where a walk ends: the kind, the rule that set it, and why.
     struct Step {
+        /// What happened.
         var kind: DeviceOutcome.Kind
+        /// The rule that decided.
         var rule: DeviceRule
+        /// Why, in plain words.
         var reason: String
 
+        /// A step of `kind`, decided by `rule`, for `reason`.
         init(_ kind: DeviceOutcome.Kind, _ rule: DeviceRule, _ reason: String) {
             self.kind = kind
             self.rule = rule

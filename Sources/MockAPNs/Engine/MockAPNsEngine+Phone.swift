@@ -2,24 +2,23 @@ import Foundation
 
 extension MockAPNsEngine {
     /// What the simulated phone does with `request`, an `alert`, `background` or `voip` push accepted for
-    /// `token` (phone.md): `nil` for other push types, or with the simulation off (`simulation.enabled: false`).
+    /// `token` (phone.md), under the world's phone `setup` and `devices`: `nil` for other push types, or with the
+    /// simulation off (`simulation.enabled: false`). The two parts are passed, not the world: a copy of the world
+    /// per push was measurable.
     ///
     /// The token is the validated `DeviceToken` (lower-cased), never the path's text. A push to a phone the
     /// registry does not keep, that leaves nothing behind, is walked on a default phone without a lock, and what
     /// it gave is kept in the connection's memo for the next push like it (the provider's usual stream of the same
     /// payload): an ordinary push then costs the phone a few comparisons.
     func phoneOutcome(
-        of request: APNsRequest.Content, to token: DeviceToken, pushType: String?, world: World,
-        memo: ValidationMemo, now: Date
+        of request: APNsRequest.Content, to token: DeviceToken, pushType: String?, setup: PhoneSetup,
+        devices: [String: Device], memo: ValidationMemo, now: Date
     ) -> DeviceOutcomeBox? {
-        let setup = world.phone
-        guard setup.settings.enabled, let pushType,
-            let type = Self.phoneTypes.first(where: { $0.name == pushType })
-        else { return nil }
-        let device = world.devices.isEmpty ? nil : world.devices[token.hex]
-        let phoneID = device?.phone ?? token.hex
+        guard setup.enabled, let pushType, let type = Self.phoneType(pushType) else { return nil }
+        let device = devices.isEmpty ? nil : devices[token.hex]
         let fastPath = device?.phone == nil && phones.isEmpty
         if fastPath, let box = memo.defaultPhoneOutcome(request, pushType: pushType) { return box }
+        let phoneID = device?.phone ?? token.hex
         let bundleID = Self.bundleID(topic: request.fields.topic ?? device?.bundleID, type: type)
         let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
         let walk = PhoneWalk(
@@ -42,8 +41,15 @@ extension MockAPNsEngine {
         }
     }
 
-    /// The push types the phone plays beyond Live Activities.
-    private static let phoneTypes: [APNsPushType] = [.alert, .background, .voip]
+    /// The push type named `name`, when the phone plays it beyond Live Activities (a switch: it runs per push).
+    private static func phoneType(_ name: String) -> APNsPushType? {
+        switch name {
+        case "alert": .alert
+        case "background": .background
+        case "voip": .voip
+        default: nil
+        }
+    }
 
     /// The app a push is for: its topic, without the `.voip` suffix of a VoIP push.
     private static func bundleID(topic: String?, type: APNsPushType) -> String {

@@ -86,7 +86,7 @@ public final class MockAPNsEngine: Sendable {
                         device = deviceStage(
                             request, token: token, pushType: pushType, connection: &connection, now: receivedAt)
                     }
-                    response = .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
+                    response = .success(id: apnsID, uniqueID: uniqueID(&connection))
                     decided = Verdict(
                         outcome: .accepted, rule: name, explanation: "scripted success by rule '\(rule.name)'",
                         pushType: pushType, topic: topic)
@@ -131,7 +131,7 @@ public final class MockAPNsEngine: Sendable {
         }
         let response: APNsResponse =
             switch decided.outcome {
-            case .accepted: .success(id: apnsID, uniqueID: uniqueID(connection.validator.world, &connection.ids))
+            case .accepted: .success(id: apnsID, uniqueID: uniqueID(&connection))
             case .rejected(let reason, let timestamp):
                 .error(reason, id: apnsID, timestampMillis: timestamp.map(Timestamp.millis))
             case .noAnswer: .error(.internalServerError, id: apnsID)  // the validator always answers
@@ -155,8 +155,8 @@ public final class MockAPNsEngine: Sendable {
             }
         }
         return phoneOutcome(
-            of: request.content, to: token, pushType: pushType, world: connection.validator.world,
-            memo: connection.memo, now: now)
+            of: request.content, to: token, pushType: pushType, setup: connection.validator.world.phone,
+            devices: connection.validator.world.devices, memo: connection.memo, now: now)
     }
 
     /// The journal record of `request`, which it takes apart: its content moves into the record (cut only when
@@ -174,7 +174,11 @@ public final class MockAPNsEngine: Sendable {
             request: JournalRecord.kept(request.content), verdict: shared, response: response, injectedFault: fault)
     }
 
-    private func uniqueID(_ world: World, _ ids: inout APNsIDGenerator) -> APNsResponse.ID? {
-        world.environment == .sandbox && world.fidelity.sandboxUniqueID ? .generated(ids.uuid(), uppercase: false) : nil
+    /// The `apns-unique-id` of an answer on `connection`: sandbox only (`fidelity.sandboxUniqueID`). Reads the two
+    /// settings, not the world: passing the world beside `&connection.ids` copied it on every push.
+    private func uniqueID(_ connection: inout APNsConnection) -> APNsResponse.ID? {
+        let sandbox = connection.validator.world.environment == .sandbox
+        guard sandbox, connection.validator.world.fidelity.sandboxUniqueID else { return nil }
+        return .generated(connection.ids.uuid(), uppercase: false)
     }
 }

@@ -10,6 +10,9 @@ extension JournalRecord {
     /// this object; it has no request and no verdict, and no expectation or search term matches it as a push.
     public var rawJSON: JSONValue? { otherKind.map { $0.object(sequence: sequence) } }
 
+    /// Whether the record is a device push (`kind` `push`): one reference compared, for the per-record counters.
+    var isDevicePush: Bool { otherKind == nil }
+
     /// A record of `kind` this server writes (a phone state change), received at `receivedAt`, with `members`
     /// beside the common ones; the journal gives it its sequence number.
     init(kind: Kind, receivedAt: Date, members: [(String, JSONValue)]) {

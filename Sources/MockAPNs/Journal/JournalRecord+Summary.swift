@@ -45,12 +45,13 @@ extension JournalRecord {
         }
     }
 
-    /// `#3 alert com.example.app → 0123ab…89cdef: 200 "Hello" / "World"`: one record on one line; a push the
-    /// simulated phone received says what it did after the answer (`200, phone dropped (why)`).
+    /// `#3 alert com.example.app → 0123ab…89cdef: 200, phone shown "Hello" / "World"`: one record on one line; a
+    /// push the simulated phone received says what it did after the answer, and why when that is not what the
+    /// provider meant (`200, phone dropped (why)`).
     /// A record of another kind reads `#3 broadcast: channel: "c1", …` (its kind and members).
     public var summaryLine: String {
         if otherKind != nil { return "#\(sequence) \(kind): \(otherKindText)" }
-        let why = device?.reason.map { " (\($0))" } ?? ""
+        let why = device.flatMap { $0.kind.isSuccess ? nil : $0.reason }.map { " (\($0))" } ?? ""
         return "#\(sequence) \(pushType ?? "-") \(topic ?? "-") → \(shortToken): \(resultText)\(why) \(contentText)"
     }
 }

@@ -66,7 +66,7 @@ extension ServerMetrics {
         /// than the arrival ends it; otherwise it ends now.
         mutating func count(_ record: borrowing JournalRecord) {
             // Only device pushes are requests: a phone state change is a record of another kind.
-            guard record.kind == .devicePush else { return }
+            guard record.isDevicePush else { return }
             total += 1
             let status = record.response?.status
             if let last = runs.indices.last, runs[last].verdict === record.sharedVerdict, runs[last].status == status,

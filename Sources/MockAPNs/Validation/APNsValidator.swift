@@ -69,8 +69,8 @@ public struct APNsValidator: Sendable {
             try checkDeviceState(request, &context)
             if context.pushType == .liveactivity {
                 noteLiveActivityStart(request, &context)
-            } else if context.pushType == .alert, !world.phone.settings.enabled,
-                let note = context.payloadDisplay.note
+            } else if context.pushType == .alert, let note = context.payloadDisplay.note,
+                !world.phone.enabled
             {
                 // "An alert push with nothing to show: APNs answers 200; the phone shows nothing" (phone.md §5).
                 // With the phone simulated, that is the push's device outcome (`nothing-to-show`) instead.

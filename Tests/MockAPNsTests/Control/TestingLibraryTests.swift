@@ -67,8 +67,8 @@ struct TestingLibraryTests {
                 #expect(failure.message.hasPrefix("expected 1 push matching token:\(other), within 200ms; got 0.\n"))
                 #expect(
                     failure.message.contains(
-                        "received:\n  #1 alert com.example.app → 012345…abcdef: 200, phone shown (shown: a banner, "
-                            + "the Lock Screen and Notification Center) \"Hello\" / \"Hi\""))
+                        "received:\n  #1 alert com.example.app → 012345…abcdef: 200, phone shown "
+                            + "\"Hello\" / \"Hi\""))
                 #expect(
                     failure.message.contains(#/\nNearest: #1 at [0-9:.]+ — token was [0-9a-f]{64} \(expected (ab){32}\)\n/#),
                     "\(failure.message)")
