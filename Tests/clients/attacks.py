@@ -579,17 +579,62 @@ def no_read(args, conns, token):
 def slowloris(args, conns, token):
     """--count connections each of: a ClientHello a byte at a time (hello), the HTTP/2 preface a byte at a time
     after the handshake (preface), and nothing after the preface and SETTINGS (idle). Watches for --time seconds
-    when the server closes each; connections it never closes are counted as open."""
+    after the last one opens when the server closes each; connections it never closes are counted as open.
+
+    A connection's closedAfter counts from its own opening (before its TCP connect), not from the start of the
+    attack: opening 300 connections one after another, 200 of them with a TLS handshake, takes seconds on a loaded
+    machine, and the idle ones open last. The open connections are also watched while the others are being opened
+    (every tenth opening), so a close is seen within about that long."""
     modes = args.modes.split(",")
     groups = {mode: [] for mode in modes}
-    started = time.monotonic()
+
+    def watch(entry):
+        """Sends the entry's next byte and reads what came; notes when the server closed it."""
+        conn = entry.get("conn")
+        if conn is not None:
+            if entry["pending"] and entry["sent"] < len(entry["pending"]):
+                conn.send(entry["pending"][entry["sent"]:entry["sent"] + 1])
+                entry["sent"] += 1
+            conn.pump(0)
+            if conn.closed:
+                entry["closedAfter"] = round(time.monotonic() - entry["opened"], 2)
+                entry["goaway"] = conn.goaway
+            return
+        sock = entry["sock"]
+        try:
+            if entry["sent"] < len(entry["pending"]):
+                sock.send(entry["pending"][entry["sent"]:entry["sent"] + 1])
+                entry["sent"] += 1
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise ConnectionResetError
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            entry["closedAfter"] = round(time.monotonic() - entry["opened"], 2)
+            sock.close()
+
+    def watch_all():
+        """One pass over the connections not yet closed; whether any was left."""
+        left = False
+        for entries in groups.values():
+            for entry in entries:
+                if entry["closedAfter"] is None:
+                    left = True
+                    watch(entry)
+        return left
+
+    opened_count = 0
     for mode in modes:
         for _ in range(args.count):
+            opened = time.monotonic()
             try:
                 sock = socket.create_connection((args.address, args.port), timeout=5)
             except OSError:
                 continue
-            entry = {"sock": sock, "closedAfter": None, "sent": 0, "goaway": None, "buffer": bytearray()}
+            entry = {"sock": sock, "opened": opened, "closedAfter": None, "sent": 0, "goaway": None,
+                     "buffer": bytearray()}
             if mode == "hello":
                 context = ssl.create_default_context(cafile=args.ca)
                 context.check_hostname = False
@@ -612,40 +657,11 @@ def slowloris(args, conns, token):
                 conns.append(conn)
             entry["sock"].setblocking(False)
             groups[mode].append(entry)
-    deadline = started + args.time
-    while time.monotonic() < deadline:
-        everything_closed = True
-        for mode, entries in groups.items():
-            for entry in entries:
-                if entry["closedAfter"] is not None:
-                    continue
-                everything_closed = False
-                conn = entry.get("conn")
-                if conn is not None:
-                    if entry["pending"] and entry["sent"] < len(entry["pending"]):
-                        conn.send(entry["pending"][entry["sent"]:entry["sent"] + 1])
-                        entry["sent"] += 1
-                    conn.pump(0)
-                    if conn.closed:
-                        entry["closedAfter"] = round(time.monotonic() - started, 2)
-                        entry["goaway"] = conn.goaway
-                    continue
-                sock = entry["sock"]
-                try:
-                    if entry["sent"] < len(entry["pending"]):
-                        sock.send(entry["pending"][entry["sent"]:entry["sent"] + 1])
-                        entry["sent"] += 1
-                    while True:
-                        chunk = sock.recv(65536)
-                        if not chunk:
-                            raise ConnectionResetError
-                except (BlockingIOError, InterruptedError):
-                    pass
-                except OSError:
-                    entry["closedAfter"] = round(time.monotonic() - started, 2)
-                    sock.close()
-        if everything_closed:
-            break
+            opened_count += 1
+            if opened_count % 10 == 0:
+                watch_all()
+    deadline = time.monotonic() + args.time
+    while time.monotonic() < deadline and watch_all():
         time.sleep(args.interval)
     result = {}
     for mode, entries in groups.items():
