@@ -68,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "MockAPNsTesting",
-            dependencies: ["MockAPNs"]
+            dependencies: ["MockAPNs", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "mock-apns",

@@ -56,10 +56,12 @@ extension MockAPNsControlClient {
         }
         guard json?["error"] != nil else {
             // Not one of the control API's refusals: another server, or a proxy, answered at this URL.
-            throw MockAPNsControlError(
+            var error = MockAPNsControlError(
                 status: status,
                 "\(url) answered HTTP \(status) without a mock-apns error; is it the control API's URL? "
                     + "(serve prints it in its banner)")
+            error.overHTTP = true
+            throw error
         }
         throw Self.error(status: status, json: json, text: text)
     }
@@ -73,7 +75,9 @@ extension MockAPNsControlClient {
                 column: json["column"]?.unsignedValue.map { Int($0) },
                 field: json["field"]?.stringValue ?? "", message: detail)
         }
-        return MockAPNsControlError(status: status, message)
+        var error = MockAPNsControlError(status: status, message)
+        error.overHTTP = true
+        return error
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

@@ -20,12 +20,17 @@ extension MockAPNsControl {
     /// .applied` fails on an update the phone dropped. (`matching: JournalQuery(deviceWarnings: false)` also
     /// requires that it saw nothing wrong.)
     ///
+    /// In a Swift Testing test, a failure is recorded as an issue at the line that called `expectPush` (not at the
+    /// `@Test` function), and the error thrown to end the test says where.
+    ///
     /// - Returns: the matching records, oldest first.
     @discardableResult
     public func expectPush(
         to token: String? = nil, device: DeviceOutcome.Kind? = nil, matching query: JournalQuery = JournalQuery(),
-        count: Int = 1, timeout: Duration = .seconds(2), where predicate: (@Sendable (JournalRecord) -> Bool)? = nil
+        count: Int = 1, timeout: Duration = .seconds(2), where predicate: (@Sendable (JournalRecord) -> Bool)? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> [JournalRecord] {
+        let caller = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard count >= 1 else {
             throw MockAPNsExpectationFailure(
                 message: "expectPush needs a count of at least 1; use expectNoPush for none")
@@ -33,18 +38,20 @@ extension MockAPNsControl {
         let expectation = PushExpectation(
             query: Self.query(query, token: token, device: device), count: count, timeout: timeout,
             where: predicate)
-        return try await expectation.check(against: self).recordsOrFailure()
+        return try await expectation.check(against: self).recordsOrFailure(at: caller)
     }
 
     /// Checks that no push matching the filters arrives within `timeout` (or has arrived already); with `device`,
     /// that the phone handled none so (`device: .dropped`).
     public func expectNoPush(
         to token: String? = nil, device: DeviceOutcome.Kind? = nil, matching query: JournalQuery = JournalQuery(),
-        timeout: Duration = .milliseconds(200)
+        timeout: Duration = .milliseconds(200),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws {
+        let caller = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let expectation = PushExpectation(
             query: Self.query(query, token: token, device: device), count: 0, timeout: timeout)
-        _ = try await expectation.check(against: self).recordsOrFailure()
+        _ = try await expectation.check(against: self).recordsOrFailure(at: caller)
     }
 
     /// `query` with its token replaced by `token` (lower-cased) and its device outcome by `device`, when given.
@@ -57,19 +64,12 @@ extension MockAPNsControl {
 }
 
 extension PushExpectation.Finding {
-    /// The records of a met expectation; a failed one throws its report as the test framework's failure.
-    fileprivate func recordsOrFailure() throws(MockAPNsExpectationFailure) -> [JournalRecord] {
+    /// The records of a met expectation; a failed one throws its report (recorded first at `caller` as a Swift
+    /// Testing issue when a test is running).
+    fileprivate func recordsOrFailure(at caller: CallerLocation) throws(MockAPNsExpectationFailure) -> [JournalRecord] {
         switch self {
         case .met(let records): return records
-        case .failed(let report): throw MockAPNsExpectationFailure(message: report.message)
+        case .failed(let report): throw MockAPNsExpectationFailure(message: report.message, at: caller)
         }
     }
-}
-
-/// An expectation on the pushes received that was not met; its description says what was received instead.
-public struct MockAPNsExpectationFailure: Error, CustomStringConvertible {
-    /// The whole explanation, several lines.
-    public var message: String
-    /// The explanation.
-    public var description: String { message }
 }

@@ -20,9 +20,37 @@ public struct MockAPNsTestServer: MockAPNsControlForwarding {
     /// The server's in-process control, which every control operation is handed to.
     public var forwardedControl: InProcessControl { server.control }
 
+    /// The server of the test running now, under the `.mockAPNs` trait (`@Test(.mockAPNs)`); `nil` elsewhere.
+    @TaskLocal public static var current: MockAPNsTestServer?
+
+    /// What a provider under test needs, in one value: the URL, the CA to trust, and the key to sign its provider
+    /// tokens with (the public test key of `certs/`, which the default scenario trusts).
+    public var provider: ProviderConfiguration {
+        ProviderConfiguration(
+            apnsURL: apnsURL, caPEM: caPEM ?? TestCredentials.caPEM, signingKeyPEM: TestCredentials.signingKeyPEM,
+            keyID: TestCredentials.keyID, teamID: TestCredentials.teamID)
+    }
+
     /// Stops the control API (if any) and the server.
     func stop() async throws {
         try await controlAPI?.shutdown()
         try await server.shutdown(gracePeriod: .seconds(1))
     }
+}
+
+/// Where a provider under test connects and what it signs with: `MockAPNsTestServer.provider`.
+///
+/// The key is `TestCredentials`' (the `.p8` in `certs/`, built in): anyone can read it, so it is for tests only. A
+/// scenario with keys of its own must be given the matching `.p8` by the test instead.
+public struct ProviderConfiguration: Sendable, Hashable {
+    /// `https://localhost:<port>`, in place of `https://api.push.apple.com`.
+    public var apnsURL: String
+    /// The PEM of the CA to trust.
+    public var caPEM: String
+    /// The PEM of the ES256 key (a `.p8` file's text) to sign provider tokens with.
+    public var signingKeyPEM: String
+    /// The key id (`kid`) of that key.
+    public var keyID: String
+    /// The team id (`iss`).
+    public var teamID: String
 }

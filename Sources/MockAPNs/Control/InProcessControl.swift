@@ -117,12 +117,19 @@ public final class InProcessControl: MockAPNsControl {
     }
 
     /// Marks `token` unregistered from now on (410 Unregistered).
+    ///
+    /// A token the world does not list but accepts (a lenient world takes any token) is added as the pushes it
+    /// got show it: the kind of its newest push (`voip`, `liveactivity`; else an app token) or of the activity the
+    /// phone issued it for, and no app, so that the next push of the same kind gets the 410.
     public func unregisterDevice(token: String) async throws -> Device {
         let token = try Self.checkedToken(token)
         let now = engine.clock.now()
+        let undeclared = engine.world.devices[token] == nil ? undeclaredDevice(token) : nil
         var updated: Device?
         engine.updateWorld { world in
-            guard var device = world.devices[token] else { return }
+            guard var device = world.devices[token] ?? (world.devicePolicy == .lenient ? undeclared : nil) else {
+                return
+            }
             device.unregisteredAt = now
             device.expiredAt = nil
             world.devices[token] = device
@@ -195,7 +202,24 @@ public final class InProcessControl: MockAPNsControl {
 
     private static func unknownDevice(_ token: String) -> MockAPNsControlError {
         .notFound(
-            "no device \(token) in the world; add it first with POST /v1/devices "
-                + "{\"token\": \"\(token)\"} (give \"state\": \"unregistered\" to add it unregistered at once)")
+            "no device \(token) in the world, and the world is strict (it refuses tokens it does not list); add it "
+                + "first: addDevices([Device(token:)]) in Swift, POST /v1/devices {\"token\": \"\(token)\"} over "
+                + "HTTP (give \"state\": \"unregistered\" to add it unregistered at once)")
+    }
+
+    /// `token` as a device of the kind its pushes show: issued by the phone for an activity, or the type of the
+    /// newest push the journal holds for it (`voip`, `liveactivity`), else an app token; of no particular app.
+    private func undeclaredDevice(_ token: String) -> Device {
+        if engine.activities.issuedToken(DeviceToken(validated: token)) != nil {
+            return Device(token: token, kind: .liveActivity)
+        }
+        let newest = engine.journal.records().last { $0.kind == .devicePush && $0.deviceToken?.lowercased() == token }
+        let kind: Device.Kind =
+            switch newest?.pushType {
+            case "voip": .voip
+            case "liveactivity": .liveActivity
+            default: .app
+            }
+        return Device(token: token, kind: kind)
     }
 }

@@ -7,6 +7,9 @@ public struct MockAPNsControlError: Error, Sendable, Hashable, CustomStringConve
     public var status: Int
     /// What went wrong and what to do instead.
     public var message: String
+    /// Whether a control API server answered it over HTTP (the HTTP client's errors), rather than the in-process
+    /// control refusing it: only then does the description name the HTTP status.
+    public var overHTTP = false
 
     /// A refusal with `status` and `message`.
     public init(status: Int, _ message: String) {
@@ -14,8 +17,8 @@ public struct MockAPNsControlError: Error, Sendable, Hashable, CustomStringConve
         self.message = message
     }
 
-    /// `message (HTTP status)`.
-    public var description: String { "\(message) (HTTP \(status))" }
+    /// The message; `message (HTTP status)` for a refusal that came over HTTP.
+    public var description: String { overHTTP ? "\(message) (HTTP \(status))" : message }
 
     /// The 400 the control API answers `error` with: input that cannot be used, whichever layer read it.
     public init(_ error: InputError) {

@@ -28,6 +28,10 @@ public struct MockAPNsStats: Sendable, Hashable {
     public var totalConnections: Int
     /// HTTP/2 control frames the APNs connections sent since start, by type.
     public var controlFramesSent = HTTP2ControlFrameCounts()
+    /// TLS handshakes that failed since start (a client that does not trust the CA, a scanner, an old client).
+    public var failedHandshakes = 0
+    /// The newest of them, if any.
+    public var lastFailedHandshake: FailedHandshake?
 
     /// Stats with every count given.
     public init(
@@ -69,6 +73,8 @@ extension MockAPNsStats: JSONMapped {
             .member("byConnection", \.byConnection, .counts),
             .member("connections", \.connections, .counts),
             .member("controlFramesSent", \.controlFramesSent, .frameCounts),
+            .member("failedHandshakes", \.failedHandshakes, .integer),
+            .member("lastFailedHandshake", \.lastFailedHandshake, .optional(.object)),
         ])
 
     /// Reads stats from the control API's JSON; missing counts (or JSON that is not stats) read as zero.

@@ -16,6 +16,8 @@ public final class ServerMetrics: Sendable {
         var total = 0
         /// TLS handshakes that failed since start.
         var failedHandshakes = 0
+        /// The newest of them.
+        var lastFailedHandshake: FailedHandshake?
         /// Control frames the APNs connections sent since start, by type.
         var controlFrames = HTTP2ControlFrameCounts()
     }
@@ -41,9 +43,13 @@ public final class ServerMetrics: Sendable {
         connections.withLockedValue { $0.open -= 1 }
     }
 
-    /// Counts a TLS handshake that failed.
-    func handshakeFailed() {
-        connections.withLockedValue { $0.failedHandshakes += 1 }
+    /// Counts a TLS handshake that failed, and keeps it as the newest.
+    func handshakeFailed(_ failure: HandshakeFailure) {
+        let failure = FailedHandshake(at: Date(), kind: failure.kind, message: failure.message)
+        connections.withLockedValue {
+            $0.failedHandshakes += 1
+            $0.lastFailedHandshake = failure
+        }
     }
 
     /// Adds control frames a connection sent.
@@ -81,6 +87,8 @@ public final class ServerMetrics: Sendable {
         stats.openConnections = connections.open
         stats.totalConnections = connections.total
         stats.controlFramesSent = connections.controlFrames
+        stats.failedHandshakes = connections.failedHandshakes
+        stats.lastFailedHandshake = connections.lastFailedHandshake
         return stats
     }
 }

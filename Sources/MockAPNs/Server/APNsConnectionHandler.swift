@@ -129,9 +129,9 @@ final class APNsConnectionHandler: ChannelInboundHandler {
             case .failed(let error):
                 let failure = HandshakeFailure(error, trustedCAFile: trustedCAFile)
                 connectionLog.log(
-                    logger, kind: failure.kind, failure.message,
+                    logger, level: failure.logLevel, kind: failure.kind, failure.message,
                     metadata: ["client": "\(connection.info.remoteAddress)", "error": "\(error)"])
-                metrics.handshakeFailed()
+                metrics.handshakeFailed(failure)
                 writeCiphertext(context: context)
                 finish(context: context)
                 return

@@ -155,7 +155,6 @@ final class ConnectionGuard: ChannelDuplexHandler {
         }
         sniffing = false
         refused = true
-        metrics.handshakeFailed()
         if prefix == Array("PRI ".utf8) {
             refuse(context: context, with: Self.cleartextGoaway(context.channel.allocator), as: .cleartextHTTP2)
         } else if APNsConnectionHandler.looksLikeHTTP1(buffer) {
@@ -166,7 +165,8 @@ final class ConnectionGuard: ChannelDuplexHandler {
     }
 
     private func refuse(context: ChannelHandlerContext, with answer: ByteBuffer?, as failure: HandshakeFailure) {
-        log.log(logger, kind: failure.kind, failure.message, metadata: remote(context))
+        log.log(logger, level: failure.logLevel, kind: failure.kind, failure.message, metadata: remote(context))
+        metrics.handshakeFailed(failure)
         handshakeTimer?.cancel()
         handshakeTimer = nil
         guard let answer else {

@@ -1,7 +1,10 @@
+import Logging
+
 /// Why a TLS handshake failed, in words a user can act on, worked out from OpenSSL's error text.
 ///
-/// One of these is logged at info level per kind at most every 10 s (`RateLimitedLog`), so that a client that
-/// keeps failing says so once, not thousands of times.
+/// One of these is logged per kind at most every 10 s (`RateLimitedLog`), so that a client that keeps failing says
+/// so once, not thousands of times: at warning level for a client that does not trust the certificate (a test's
+/// set-up mistake, shown even at `withMockAPNs`'s default level), else at info level.
 struct HandshakeFailure: Sendable, Hashable {
     /// A short stable name, the rate limiter's key and the log's `cause`.
     var kind: String
@@ -10,6 +13,9 @@ struct HandshakeFailure: Sendable, Hashable {
 
     /// The likely cause of `error` (OpenSSL's queue rendered by `TLSError.fromQueue`); an untrusted certificate's
     /// message names `trustedCAFile`, the CA file clients are told to trust (what `serve`'s banner prints).
+    /// The level it is logged at: warning for `untrusted`, info for the others (scanners and old clients).
+    var logLevel: Logger.Level { kind == "untrusted" ? .warning : .info }
+
     init(_ error: TLSError, trustedCAFile: String? = nil) {
         let text = error.message.lowercased()
         func has(_ words: String...) -> Bool { words.contains { text.contains($0) } }

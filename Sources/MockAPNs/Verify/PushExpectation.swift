@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a test or a scenario expects of the pushes received: exactly `count` records matching a query (and, from
 /// Swift, a condition) within a time.
 ///
@@ -52,18 +54,19 @@ public struct PushExpectation: Sendable {
             throw InputError("an expectation's count must be 0 (no push) or more, got \(count)")
         }
         let deadline = ContinuousClock.now + timeout
+        let started = Date()
         var needed = max(count, 1)
         while true {
             let remaining = max(.zero, deadline - ContinuousClock.now)
             let result = try await control.waitForRecords(query, count: needed, timeout: remaining)
             let matched = predicate.map { result.records.filter($0) } ?? result.records
             if count == 0, !matched.isEmpty || !result.satisfied {
-                return matched.isEmpty ? .met([]) : .failed(await report(control, found: result.records))
+                return matched.isEmpty ? .met([]) : .failed(await report(control, found: result.records, since: started))
             }
             if count > 0, matched.count >= count {
-                return matched.count == count ? .met(matched) : .failed(await report(control, found: result.records))
+                return matched.count == count ? .met(matched) : .failed(await report(control, found: result.records, since: started))
             }
-            guard result.satisfied else { return .failed(await report(control, found: result.records)) }
+            guard result.satisfied else { return .failed(await report(control, found: result.records, since: started)) }
             // Some records matched the filters but not the predicate: wait for as many more as are missing.
             let missing = max(count, 1) - matched.count
             needed = result.records.count > Int.max - missing ? Int.max : result.records.count + missing
@@ -76,8 +79,12 @@ public struct PushExpectation: Sendable {
     static let checkedLimit = 1000
 
     /// The report of a failed check: the checker's item over the records the wait found and the newest others
-    /// (a matching record the wait did not see arrived after it and does not count), and the newest received.
-    private func report(_ control: some MockAPNsControl, found: [JournalRecord]) async -> VerifyReport.Item {
+    /// (a matching record the wait did not see arrived after it and does not count), the newest received, and the
+    /// newest TLS handshake that failed from a minute before the check began (`since`) on: a provider that does not
+    /// trust the CA sends nothing, and its test would otherwise only see a count of 0.
+    private func report(_ control: some MockAPNsControl, found: [JournalRecord], since: Date) async
+        -> VerifyReport.Item
+    {
         let seen = Set(found.map(\.sequence))
         let fetched =
             (try? await control.records(JournalQuery(since: query.since, limit: Self.checkedLimit))) ?? []
@@ -88,8 +95,13 @@ public struct PushExpectation: Sendable {
             name: count == 0 ? "expectNoPush" : "expectPush", match: query.match, count: count...count,
             within: timeout)
         var item = expectation.check(records, deadline: nil, where: predicate)
-        let total = query.since == nil ? ((try? await control.stats().records) ?? fetched.count) : fetched.count
+        let stats = try? await control.stats()
+        let total = query.since == nil ? (stats?.records ?? fetched.count) : fetched.count
         item.details += Self.receivedLines(Array(fetched.suffix(Self.receivedLimit)), total: total)
+        if let failure = stats?.lastFailedHandshake, failure.at >= since.addingTimeInterval(-60) {
+            let seconds = max(0, Int(Date().timeIntervalSince(failure.at)))
+            item.details.append("a TLS handshake failed \(seconds) s ago (\(failure.kind)): \(failure.message)")
+        }
         return item
     }
 

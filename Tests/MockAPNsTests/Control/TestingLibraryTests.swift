@@ -38,6 +38,27 @@ struct TestingLibraryTests {
         return try await client.execute(request, timeout: .seconds(5))
     }
 
+    /// The failure `body`'s expectation throws; the issue it records at its caller's line is expected (a known
+    /// issue), and the test fails if it records none or throws something else.
+    static func failure(_ body: () async throws -> Void) async -> MockAPNsExpectationFailure? {
+        var caught: MockAPNsExpectationFailure?
+        var other: (any Error)?
+        var passed = false
+        await withKnownIssue {
+            do {
+                try await body()
+                passed = true
+            } catch let failure as MockAPNsExpectationFailure {
+                caught = failure
+            } catch {
+                other = error
+            }
+        }
+        if passed { Issue.record("the expectation passed") }
+        if let other { Issue.record(other, "the expectation threw something else") }
+        return caught
+    }
+
     @Test("a provider's push over HTTP/2 is asserted in three lines")
     func threeLines() async throws {
         try await withMockAPNs { server in
@@ -60,10 +81,9 @@ struct TestingLibraryTests {
             _ = try await Self.send(provider, to: server, token: Self.device, title: "Hello")
             try await provider.shutdown()
             let other = String(repeating: "ab", count: 32)
-            do {
+            if let failure = await Self.failure({
                 try await server.expectPush(to: other, count: 1, timeout: .milliseconds(200))
-                Issue.record("the expectation passed")
-            } catch let failure as MockAPNsExpectationFailure {
+            }) {
                 #expect(failure.message.hasPrefix("expected 1 push matching token:\(other), within 200ms; got 0.\n"))
                 #expect(
                     failure.message.contains(
@@ -73,12 +93,11 @@ struct TestingLibraryTests {
                     failure.message.contains(#/\nNearest: #1 at [0-9:.]+ — token was [0-9a-f]{64} \(expected (ab){32}\)\n/#),
                     "\(failure.message)")
             }
-            do {
+            if let failure = await Self.failure({
                 try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1)) { record in
                     record.payloadJSON?.value(atPath: "aps.alert.title") == "Goodbye"
                 }
-                Issue.record("the expectation with a where: condition passed")
-            } catch let failure as MockAPNsExpectationFailure {
+            }) {
                 #expect(failure.message.contains("not the where: condition"), "\(failure.message)")
             }
         }
@@ -91,12 +110,10 @@ struct TestingLibraryTests {
             _ = try await Self.send(provider, to: server, token: Self.device, title: "One")
             _ = try await Self.send(provider, to: server, token: Self.device, title: "Two")
             try await provider.shutdown()
-            await #expect(throws: MockAPNsExpectationFailure.self) {
-                try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1))
-            }
+            #expect(await Self.failure { try await server.expectPush(to: Self.device, count: 1, timeout: .seconds(1)) } != nil)
             let two = try await server.expectPush(to: Self.device, count: 2, timeout: .seconds(1))
             #expect(two.map(\.sequence) == [1, 2])
-            await #expect(throws: MockAPNsExpectationFailure.self) { try await server.expectNoPush(to: Self.device) }
+            #expect(await Self.failure { try await server.expectNoPush(to: Self.device) } != nil)
         }
     }
 

@@ -53,13 +53,16 @@ struct ServerMetricsTests {
         metrics.connectionOpened()
         metrics.connectionOpened()
         metrics.connectionClosed()
-        metrics.handshakeFailed()
+        metrics.handshakeFailed(HandshakeFailure(TLSError("tlsv1 alert unknown ca")))
         metrics.controlFramesSent(
             HTTP2ControlFrameCounts(
                 settings: 2, settingsAcks: 1, pingAcks: 0, windowUpdates: 0, rstStreams: 0, goaways: 0))
         let stats = metrics.stats(of: journal)
         #expect(stats.openConnections == 1 && stats.totalConnections == 2)
         #expect(stats.controlFramesSent.settings == 2 && stats.controlFramesSent.settingsAcks == 1)
+        #expect(stats.failedHandshakes == 1)
+        #expect(stats.lastFailedHandshake?.kind == "untrusted", "\(String(describing: stats.lastFailedHandshake))")
+        #expect(MockAPNsStats(json: stats.json).lastFailedHandshake?.message == stats.lastFailedHandshake?.message)
         let text = metrics.prometheusText(journal: journal)
         #expect(text.contains("mock_apns_open_connections 1\n"))
         #expect(text.contains("mock_apns_connections_total 2\n"))
