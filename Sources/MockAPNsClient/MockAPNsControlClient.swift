@@ -133,6 +133,17 @@ public struct MockAPNsControlClient: MockAPNsControl {
         _ = try await call("DELETE", "/v1/rules")
     }
 
+    /// The scripted rules with their counters (`GET /v1/rules`), each rule read back as the server loads it.
+    public func ruleCounts() async throws -> [ScriptedRuleCount] {
+        let entries = try await call("GET", "/v1/rules")["rules"]?.arrayValue ?? []
+        let rules = try ScenarioLoader.parseRules(yaml: JSONValue.array(entries.map { $0["rule"] ?? .null }).jsonText)
+        return zip(rules, entries).map { rule, entry in
+            ScriptedRuleCount(
+                rule: rule, matched: entry["matched"]?.unsignedValue.map { Int($0) } ?? 0,
+                applied: entry["applied"]?.unsignedValue.map { Int($0) } ?? 0)
+        }
+    }
+
     /// Counts over the journal and the server's totals.
     public func stats() async throws -> MockAPNsStats {
         MockAPNsStats(json: try await call("GET", "/v1/stats"))

@@ -30,6 +30,9 @@ struct ControlHandlers: Sendable {
         router.delete("/v1/devices/{token}") { _, context in
             try await self.remove(context.parameters.get("token") ?? "")
         }
+        router.get("/v1/rules") { _, _ in
+            ControlResponse.json(["rules": .array(try await self.server.ruleCounts().map(\.json))])
+        }
         router.post("/v1/rules") { request, _ in try await self.addRules(request) }
         router.delete("/v1/rules") { _, _ in try await self.clearRules() }
         router.get("/v1/clock") { _, _ in ControlResponse.json(try await self.server.clock().json) }

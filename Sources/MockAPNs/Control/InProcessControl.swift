@@ -188,6 +188,10 @@ public final class InProcessControl: MockAPNsControl {
     }
 
     /// Counts over the journal and the server's totals.
+    public func ruleCounts() async throws -> [ScriptedRuleCount] {
+        engine.rules.counts
+    }
+
     public func stats() async throws -> MockAPNsStats {
         journal.metrics.stats(of: journal)
     }

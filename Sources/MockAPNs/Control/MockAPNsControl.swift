@@ -55,6 +55,9 @@ public protocol MockAPNsControl: Sendable {
     /// Removes every scripted rule.
     func clearRules() async throws
 
+    /// The scripted rules in order, each with how many requests it matched and decided (`GET /v1/rules`).
+    func ruleCounts() async throws -> [ScriptedRuleCount]
+
     /// Counts over the requests recorded since the journal was last cleared, and the server's totals.
     func stats() async throws -> MockAPNsStats
 

@@ -57,6 +57,7 @@ extension MockAPNsControlForwarding {
     public func clearRules() async throws { try await forwardedControl.clearRules() }
 
     /// Counts over the journal and the server's totals.
+    public func ruleCounts() async throws -> [ScriptedRuleCount] { try await forwardedControl.ruleCounts() }
     public func stats() async throws -> MockAPNsStats { try await forwardedControl.stats() }
 
     /// The scenario's `expect:`, `unexpected:` and `checks:` against the journal as it is now, and the token uploads

@@ -42,6 +42,11 @@ public final class ScriptedRules: Sendable {
     /// The rules, in order.
     public var rules: [ScriptedRule] { entries.withLockedValue { $0.map(\.rule) } }
 
+    /// The rules in order, each with its counters, read together.
+    public var counts: [ScriptedRuleCount] {
+        entries.withLockedValue { $0.map { ScriptedRuleCount(rule: $0.rule, matched: $0.matched, applied: $0.applied) } }
+    }
+
     /// Replaces every rule (counters start over).
     public func replaceRules(_ rules: [ScriptedRule]) {
         entries.withLockedValue { $0 = rules.map { Entry(rule: $0) } }

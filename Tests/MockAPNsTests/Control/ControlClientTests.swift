@@ -81,6 +81,10 @@ struct ControlClientTests {
             ])
             #expect(try await sendPush(server) == 429)
             #expect(try await sendPush(server) == 200)
+            let counts = try await client.ruleCounts()
+            #expect(counts.map { [$0.rule.name, "\($0.matched)", "\($0.applied)"] } == [["busy", "2", "1"]])
+            #expect(counts.first?.rule.times == 1, "the rule reads back as the server loaded it")
+            #expect(try await server.control.ruleCounts().map(\.applied) == [1])
             let rules = try await client.scenario().document["rules"]?.arrayValue ?? []
             #expect(rules.first?["respond"]?["delay"] == "10ms")
             try await client.clearRules()

@@ -22,6 +22,8 @@ export class WorldView {
         this.main = main;
         replace(main, h("p", { class: "loading" }, "Loading the scenario…"));
         const scenario = await api("/v1/scenario");
+        // The rules' hits come from GET /v1/rules (a saved journal opened with `inspect` has none to report).
+        const counts = await api("/v1/rules").then((answer) => answer.rules ?? [], () => null);
         const readOnly = this.context.info.readOnly;
         this.report = h("div", { testid: "verify-report" });
         const hasExpectations = Array.isArray(scenario.expect) && scenario.expect.length > 0;
@@ -49,11 +51,15 @@ export class WorldView {
             h("h2", {}, "Keys"),
             table(["key", "team"], (scenario.keys ?? []).map((k) => [k.keyID ?? "-", k.teamID ?? "-"])),
             h("h2", {}, "Scripted rules"),
-            table(["name", "match", "answer", "hits"], (scenario.rules ?? []).map((r) => [
+            table(["name", "match", "answer", "hits"], (scenario.rules ?? []).map((r) => {
+                const count = counts?.find((c) => c.rule?.name === r.name);
+                return [
                     r.name ?? "-", h("code", {}, JSON.stringify(r.match ?? {})),
                     h("code", {}, JSON.stringify(r.respond ?? r.fault ?? {})),
-                    r.hits != null ? String(r.hits) : "not reported"
-                ]), "rules"),
+                    count ? h("span", { testid: "rule-hits", title: `${count.matched} request(s) matched` },
+                        `${count.applied} of ${count.matched} matched`) : "not reported"
+                ];
+            }), "rules"),
             hasExpectations ? h("p", { class: "hint" },
                 `${scenario.expect.length} expectation(s) in the scenario.`) : null);
         if (this.context.info.run || hasExpectations) this.verify();
