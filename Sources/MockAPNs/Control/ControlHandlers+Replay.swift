@@ -11,27 +11,9 @@ extension ControlHandlers {
             return ControlResponse.text(
                 try await self.server.curl(sequence), contentType: "text/plain; charset=utf-8")
         }
-        router.get("/v1/connections") { _, _ in
-            let connections = try await self.server.connections()
-            return ControlResponse.json(
-                .object([
-                    ("count", .number(String(connections.count))), ("connections", .array(connections.map(\.json))),
-                ]))
-        }
-        router.get("/v1/connections/{id}") { _, context in
-            let text = context.parameters.get("id") ?? ""
-            guard let id = UInt64(text) else {
-                throw MockAPNsControlError.badRequest(
-                    "'\(text)' is not a connection number; GET /v1/connections/{id} takes a record's connection, "
-                        + "such as 1")
-            }
-            guard let connection = try await self.server.connection(id: id) else {
-                throw MockAPNsControlError.notFound(
-                    "no connection \(id): the server keeps the last \(ConnectionHistory.capacity) connections and "
-                        + "those the journal's records name; list them with GET /v1/connections")
-            }
-            return ControlResponse.json(connection.json)
-        }
+        let server = self.server
+        ConnectionRoutes(all: { try await server.connections() }, one: { try await server.connection(id: $0) })
+            .register(on: router)
     }
 
     /// `POST /v1/requests/{seq}/replay`: 201 `{"record": …}`, the body (optional) editing headers and payload.

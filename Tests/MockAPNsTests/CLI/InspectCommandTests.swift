@@ -81,11 +81,23 @@ struct InspectCommandTests {
                 answer.error == "read-only: mock-apns inspect shows the journal file \(path); \(method) \(route) "
                     + "changes a running mock (mock-apns serve)", "\(answer.text)")
         }
-        for route in ["/v1/scenario", "/v1/clock", "/v1/activities", "/v1/activities/abcd", "/v1/stats"] {
+        for route in ["/v1/scenario", "/v1/rules", "/v1/clock", "/v1/activities", "/v1/activities/abcd", "/v1/phones"] {
             let answer = try await InspectorCurl.call(inspect.url, route)
             #expect(answer.status == 404, "\(route): \(answer.text)")
             #expect(answer.error?.hasPrefix("GET \(route) is not in a journal file: ") == true, "\(answer.text)")
         }
+        // What the records show is served: their counts and their connections.
+        let stats = try await InspectorCurl.call(inspect.url, "/v1/stats")
+        let counts = Self.json(stats)
+        #expect(stats.status == 200, "\(stats.text)")
+        #expect(
+            [counts?["records"], counts?["accepted"], counts?["rejected"]].map { $0?.unsignedValue } == [3, 2, 1],
+            "\(stats.text)")
+        let connections = try await InspectorCurl.call(inspect.url, "/v1/connections")
+        #expect(connections.status == 200, "\(connections.text)")
+        #expect(Self.json(connections)?["count"]?.unsignedValue == 3, "one per push command: \(connections.text)")
+        let connection = try await InspectorCurl.call(inspect.url, "/v1/connections/999")
+        #expect(connection.status == 404, "\(connection.text)")
         let metrics = try await InspectorCurl.call(inspect.url, "/metrics")
         #expect(metrics.status == 404 && metrics.error?.contains("GET /v1/requests/stream") == true)
         let foreign = try await InspectorCurl.call(

@@ -28,7 +28,8 @@ public final class JournalFileInspector: Sendable {
     /// The routes a journal file's inspector serves, for its "no route" answers.
     static let routes =
         "GET / (the inspector page, /push/{seq}, …), GET /assets/{name}, GET /v1/info, GET /v1/requests, "
-        + "GET /v1/requests/wait, GET /v1/requests/stream, GET /v1/requests/{seq}, GET /healthz"
+        + "GET /v1/requests/wait, GET /v1/requests/stream, GET /v1/requests/{seq}, GET /v1/stats, "
+        + "GET /v1/connections, GET /v1/connections/{id}, GET /healthz"
 
     /// The file shown.
     public let file: LoadedFile
@@ -90,8 +91,9 @@ public final class JournalFileInspector: Sendable {
     }
 
     /// Serves `file` on `host` and `port` (0 picks a free one): the page, `GET /v1/info` (mode `file`, read-only),
-    /// the record routes and `/healthz`; every `/v1` call that changes something answers 409, and a `/v1` route of
-    /// a running mock (scenario, clock, activities, stats) answers 404 saying why. With `token`, the `/v1` routes
+    /// the record routes, the stats and connections its records show, and `/healthz`; every `/v1` call that changes
+    /// something answers 409, and a `/v1` route of a running mock (scenario, rules, clock, activities, phones)
+    /// answers 404 saying why. With `token`, the `/v1` routes
     /// need `Authorization: Bearer <token>`. Throws a `ListenFailure` (role `inspector`) when it cannot listen.
     public static func start(
         _ file: LoadedFile, host: String = "127.0.0.1", port: Int = ControlRoutes.defaultPort, token: String? = nil,
@@ -108,11 +110,20 @@ public final class JournalFileInspector: Sendable {
             MockAPNsControlAPI.url(host: host, port: boundPort.withLockedValue { $0 })
         }.register(on: router)
         router.get("/healthz") { _, _ in ControlResponse.json(["status": "ok"]) }
+        // The counts and connections the records show (no connection was open, and none is in a history).
+        let journal = file.journal
+        router.get("/v1/stats") { _, _ in ControlResponse.json(journal.metrics.stats(of: journal).json) }
+        ConnectionRoutes(
+            all: { ConnectionSummary.all(records: journal.records(), history: []) },
+            one: { id in
+                ConnectionSummary.all(records: journal.records().filter { $0.connectionID == id }, history: []).first
+            }
+        ).register(on: router)
         router.get("/v1/**") { request, _ -> Response in
             throw MockAPNsControlError.notFound(
                 "GET \(request.uri.path) is not in a journal file: mock-apns inspect serves the records of "
-                    + "\(file.path); the scenario, clock, activities and stats belong to the running mock that wrote "
-                    + "it. The routes here: \(routes)")
+                    + "\(file.path); the scenario, rules, clock, activities and phones belong to the running mock "
+                    + "that wrote it. The routes here: \(routes)")
         }
         let listener = try await ControlListener.start(
             router: router, host: host, port: port, boundPort: boundPort, role: .inspector, logger: logger)
