@@ -6,9 +6,12 @@
 #   bench/run.sh              the comparison (about 3–5 minutes on 2 cores)
 #   SOAK=1 bench/run.sh       5,000,000 requests to mock-apns, RSS sampled: does memory stay flat?
 #
+# After the identical-push table it measures realistic traffic (bench/realistic.sh: distinct tokens, mixed
+# payloads, about 5 % rejected) against both servers and prints its table; REALISTIC=0 skips it.
+#
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
 # MOCK_APNS_BIN, MOCK_APNS_ARGS, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
-# RESULTS_DIR. See bench/README.md.
+# RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -444,3 +447,9 @@ for cfg in "${CONFIGS[@]}"; do read -r name _ <<<"$cfg"; e=$((e + ${R[nghttpd,$n
 mkdir -p "$RESULTS_DIR"
 cp "$TABLE" "$RESULTS_DIR/latest.md"
 say "bench: table written to $RESULTS_DIR/latest.md"
+
+if [[ ${REALISTIC:-1} == 1 ]]; then
+    # shellcheck source=bench/realistic.sh
+    source "$ROOT/bench/realistic.sh" | tee "$RESULTS_DIR/realistic.md"
+    say "bench: realistic-traffic table written to $RESULTS_DIR/realistic.md"
+fi
