@@ -5,6 +5,7 @@ import { api, follow, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
 import { answerText, count, shortToken, timeOfDay } from "./format.js";
 import { LiveList } from "./livelist.js";
+import { outcomeTone } from "./phones.js";
 import { queryErrorPlace, routeURL } from "./route.js";
 
 /** Rows on a page: the most the DOM ever holds. */
@@ -34,7 +35,9 @@ function rowCells(summary) {
         h("td", { class: "type" }, other ? summary.kind : (summary.pushType ?? "-")),
         h("td", { class: "priority" }, other ? "" : (summary.priority ?? "")),
         h("td", { class: `answer ${answerClass}`, title: summary.rule ?? "" }, answer),
-        h("td", { class: `phone ${device ?? ""}` }, device ?? ""),
+        h("td", { class: `phone ${device ?? ""} tone-${outcomeTone(device)}` }, device && summary.token ?
+            h("a", { href: `/phones/${encodeURIComponent(summary.token)}`, testid: "device-link",
+                title: "what the phone did: open the phone", attrs: { tabindex: "-1" } }, device) : (device ?? "")),
         h("td", { class: "content" }, other ? "" : (summary.text ?? ""),
             summary.notes ? h("span", { class: "notes", title: `${summary.notes} note(s)` }, ` ✱${summary.notes}`) :
             null),
