@@ -77,6 +77,9 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     def do_PUT(self):
         self.forward("PUT")
 
+    def do_PATCH(self):
+        self.forward("PATCH")
+
     def do_DELETE(self):
         self.forward("DELETE")
 

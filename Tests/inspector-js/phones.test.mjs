@@ -2,8 +2,8 @@
 // record's change in words, and the timeline's order.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changeLines, eventText, filterPhones, focusText, lastChanges, outcomeTone, phoneRow, threadGroups,
-    timelineEntries } from "../../Sources/MockAPNs/Control/Inspector/Assets/phones.js";
+import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, outcomeTone, phoneRow,
+    threadGroups, timelineEntries } from "../../Sources/MockAPNs/Control/Inspector/Assets/phones.js";
 
 const alice = {
     id: "alice", declared: true, tokens: ["5984de83"],
@@ -63,6 +63,10 @@ test("a phone record's change reads field by field, settings walked, released pu
         "app com.example.app settings.sounds: true → false",
         "released #12 held for com.example.app",
     ]);
+    const nested = { kind: "phone", phone: "alice", app: "com.example.app",
+        before: { apps: { "com.example.app": { state: "background" } } },
+        after: { apps: { "com.example.app": { state: "forceQuit" } } } };
+    assert.deepEqual(changeLines(nested), ["app com.example.app state: background → forceQuit"]);
     assert.deepEqual(changeLines({ before: { focus: { name: "Sleep" } }, after: { focus: null } }),
         ['focus: {"name":"Sleep"} → off']);
     assert.deepEqual(changeLines({ before: { online: true }, after: { online: false } }), ["online: true → false"]);
@@ -109,4 +113,21 @@ test("every outcome of the phone's vocabulary has a tone", () => {
     }
     assert.equal(outcomeTone("notLaunched"), "bad");
     assert.equal(outcomeTone(null), "");
+});
+
+test("a token a push reached is an implicit phone even when the server keeps nothing for it", () => {
+    const listed = [phoneRow(alice)];
+    const summaries = [
+        { sequence: 1, token: "AAAA", device: "shown" },
+        { sequence: 2, token: "5984de83", device: "shown" },
+        { sequence: 3, token: "bbbb", device: null },
+        { sequence: 4, token: "cccc", device: "notLaunched" },
+        { sequence: 5, token: "aaaa", device: "shown" },
+        { sequence: 6, kind: "phone" },
+    ];
+    const found = journalPhones(summaries, listed);
+    assert.deepEqual(found.map((row) => row.id), ["aaaa", "cccc"]);
+    assert.deepEqual(found[0], { id: "aaaa", kind: "implicit", online: true, locked: false, focus: "off", apps: null,
+        notifications: null, tokens: ["aaaa"], source: "journal" });
+    assert.deepEqual(journalPhones(undefined, undefined), []);
 });

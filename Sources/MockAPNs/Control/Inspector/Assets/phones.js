@@ -19,7 +19,7 @@ export function outcomeTone(outcome) {
 export function focusText(focus) {
     if (focus == null || focus === false) return "off";
     if (typeof focus !== "object") return String(focus);
-    const name = focus.name ?? "on";
+    const name = focus.name || "on";
     const allowed = Array.isArray(focus.allowedApps) && focus.allowedApps.length ?
         ` (allows ${focus.allowedApps.join(", ")})` : "";
     return `${name}${allowed}`;
@@ -42,6 +42,29 @@ export function phoneRow(phone) {
         notifications: apps.reduce((sum, app) => sum + (Number(app.notificationCount) || 0), 0),
         tokens: Array.isArray(phone?.tokens) ? phone.tokens.map(String) : [],
     };
+}
+
+/**
+ * The implicit phones the journal shows and `GET /v1/phones` does not list: the server keeps a token's own phone only
+ * once it has something to remember (a change, a budget, a collapse id), and until then it is the default phone.
+ * From push summaries (newest last), one row per token a push reached (`device` set), newest first, with the
+ * default state and `source: "journal"`; tokens on a listed phone are left out.
+ */
+export function journalPhones(summaries, rows) {
+    const known = new Set();
+    for (const row of rows ?? []) {
+        known.add(String(row.id).toLowerCase());
+        for (const token of row.tokens ?? []) known.add(String(token).toLowerCase());
+    }
+    const found = [];
+    for (const summary of [...(summaries ?? [])].reverse()) {
+        const token = summary?.token == null ? "" : String(summary.token).toLowerCase();
+        if (!token || summary.device == null || known.has(token)) continue;
+        known.add(token);
+        found.push({ id: token, kind: "implicit", online: true, locked: false, focus: "off", apps: null,
+            notifications: null, tokens: [token], source: "journal" });
+    }
+    return found;
 }
 
 /** The phones whose id or one of whose tokens contains `text` (any case); all of them for an empty text. */
@@ -96,22 +119,29 @@ function valueText(value) {
 
 /**
  * A `phone` record's change in words, one line per field: `online: true → false`, `app com.example.app state:
- * background → forceQuit`, `released #12 (com.example.app)`. Nested objects (`settings`) are walked field by field.
+ * background → forceQuit`, `released #12 held for com.example.app`. Nested objects (`settings`) are walked field by
+ * field; an app's fields (under `apps.<bundle>`, or the record's `app`) are named with the app.
  */
 export function changeLines(record) {
     const lines = [];
-    const prefix = record?.app ? `app ${record.app} ` : "";
-    const walk = (path, before, after) => {
-        const object = (value) => value != null && typeof value === "object" && !Array.isArray(value);
-        if (object(before) && object(after)) {
-            const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-            for (const name of names) walk(path ? `${path}.${name}` : name, before[name], after[name]);
+    const before = record?.before ?? {};
+    const after = record?.after ?? {};
+    const nestedApps = "apps" in before || "apps" in after;
+    const prefix = record?.app && !nestedApps ? `app ${record.app} ` : "";
+    const object = (value) => value != null && typeof value === "object" && !Array.isArray(value);
+    const walk = (path, was, now) => {
+        if (object(was) && object(now)) {
+            for (const name of new Set([...Object.keys(was), ...Object.keys(now)])) {
+                walk([...path, name], was[name], now[name]);
+            }
             return;
         }
-        if (JSON.stringify(before) === JSON.stringify(after)) return;
-        lines.push(`${prefix}${path}: ${valueText(before)} → ${valueText(after)}`);
+        if (JSON.stringify(was) === JSON.stringify(now)) return;
+        const name = path[0] === "apps" && path.length > 2 ? `app ${path[1]} ${path.slice(2).join(".")}` :
+            prefix + path.join(".");
+        lines.push(`${name}: ${valueText(was)} → ${valueText(now)}`);
     };
-    walk("", record?.before ?? {}, record?.after ?? {});
+    walk([], before, after);
     for (const released of record?.released ?? []) {
         const push = released?.push != null ? `#${released.push}` : "a push";
         lines.push(`released ${push} held for ${released?.app ?? "the app"}`);

@@ -5,8 +5,8 @@
 import { api, follow } from "./api.js";
 import { h, replace, facts } from "./dom.js";
 import { count, duration, shortToken, timeOfDay } from "./format.js";
-import { changeLines, eventText, filterPhones, focusText, lastChanges, outcomeTone, phoneRow, threadGroups,
-    timelineEntries } from "./phones.js";
+import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, outcomeTone, phoneRow,
+    threadGroups, timelineEntries } from "./phones.js";
 
 /** Rows of the phone list on a page: the most the DOM holds, however many phones there are. */
 const PAGE_SIZE = 100;
@@ -53,14 +53,17 @@ export class PhonesView {
         replace(main, h("p", { class: "loading" }, "Loading the phones…"));
         let answer;
         let changes;
+        let pushes;
         try {
-            [answer, changes] = await Promise.all([api("/v1/phones"), recordsMatching("kind:phone")]);
+            [answer, changes, pushes] = await Promise.all([api("/v1/phones"), recordsMatching("kind:phone"),
+                recordsMatching("kind:push", RECORDS_READ, { view: "summary" })]);
         } catch (error) {
             replace(main, h("h1", {}, "Phones"), h("p", { class: "empty", testid: "not-available" },
                 `The phones are not available: ${error.message}`));
             return;
         }
-        this.rows = (answer.phones ?? []).map(phoneRow);
+        const listed = (answer.phones ?? []).map(phoneRow);
+        this.rows = [...listed, ...journalPhones(pushes.records, listed)];
         this.changes = lastChanges(changes.records);
         this.tbody = h("tbody", {});
         this.info = h("p", { class: "journal-info", testid: "phone-list-info" });
@@ -74,7 +77,8 @@ export class PhonesView {
         replace(main, h("section", { class: "phones", attrs: { "aria-labelledby": "phones-title" } },
             h("div", { class: "toolbar" }, h("h1", { id: "phones-title" }, "Phones"), filter),
             h("p", { class: "hint" }, "Each simulated phone: the ones the scenario declares, then one per device " +
-                "token the mock has seen (implicit). Open one to see what its person sees and to change it."),
+                "token the mock keeps state for or a push reached (implicit: a token's own default phone). Open " +
+                "one to see what its person sees and to change it."),
             h("table", { class: "rows", testid: "phone-list" },
                 h("thead", {}, h("tr", {}, ["Phone", "Kind", "Online", "Locked", "Focus", "Apps",
                     "Notifications", "Last change"].map((name) => h("th", { attrs: { scope: "col" } }, name)))),
@@ -86,9 +90,13 @@ export class PhonesView {
 
     draw() {
         const matching = filterPhones(this.rows, this.filter);
-        this.offset = Math.max(0, Math.min(this.offset, Math.max(0, matching.length - 1)));
+        const lastPage = Math.max(0, Math.floor((matching.length - 1) / PAGE_SIZE) * PAGE_SIZE);
+        this.offset = Math.max(0, Math.min(this.offset, lastPage));
         const page = matching.slice(this.offset, this.offset + PAGE_SIZE);
-        replace(this.tbody, page.map((row) => h("tr", { testid: "phone-row", data: { id: row.id, kind: row.kind },
+        replace(this.tbody, page.map((row) => h("tr", { testid: "phone-row",
+                data: { id: row.id, kind: row.kind, source: row.source ?? "phones" },
+                title: row.source === "journal" ? "a push reached it; the mock keeps nothing for it yet, so it is " +
+                    "the default phone" : null,
                 attrs: { tabindex: "-1", "aria-selected": String(this.selected === row.id) },
                 on: { click: (event) => { if (!event.target.closest("a")) this.open(row.id); } } },
             h("td", {}, h("a", { href: phoneURL(row.id), title: row.tokens.join(" ") }, shortToken(row.id))),
@@ -96,8 +104,8 @@ export class PhonesView {
             h("td", { class: row.online ? "" : "bad" }, row.online ? "online" : "offline"),
             h("td", {}, yesNo(row.locked)),
             h("td", {}, row.focus),
-            h("td", {}, String(row.apps)),
-            h("td", {}, count(row.notifications)),
+            h("td", {}, row.apps == null ? "-" : String(row.apps)),
+            h("td", {}, row.notifications == null ? "-" : count(row.notifications)),
             h("td", {}, this.changes.has(row.id) ? timeOfDay(this.changes.get(row.id)) : "-"))));
         const total = this.rows.length;
         const showing = page.length ?
@@ -169,9 +177,14 @@ export class PhoneView {
         try {
             phone = await api(`/v1/phones/${encodeURIComponent(this.id)}`);
         } catch (error) {
-            replace(this.main, h("nav", { class: "crumbs" }, h("a", { href: "/phones" }, "← Phones")),
-                h("h1", {}, "Phone"), h("p", { class: "empty", testid: "not-found" }, error.message));
-            return;
+            if (this.context.info.mode === "file" && error.status === 404) {
+                // A journal file has the phone's changes and pushes, not its state: the timeline is still drawn.
+                phone = { id: this.id, declared: false, tokens: [this.id.toLowerCase()], state: null, apps: [],
+                    background: null, fromFile: true };
+            } else {
+                this.notFound(error);
+                return;
+            }
         }
         const tokens = (phone.tokens ?? []).slice(0, TOKENS_READ);
         const [changes, events, ...pushes] = await Promise.all([
@@ -197,6 +210,11 @@ export class PhoneView {
         }
         const newest = [changes, events, ...pushes].map((answer) => answer.journal?.newest).find((n) => n != null);
         if (!this.stream && this.context.info.mode !== "file") this.follow(newest ?? 0, phone);
+    }
+
+    notFound(error) {
+        replace(this.main, h("nav", { class: "crumbs" }, h("a", { href: "/phones" }, "← Phones")),
+            h("h1", {}, "Phone"), h("p", { class: "empty", testid: "not-found" }, error.message));
     }
 
     /** Draws the phone again when a record about it arrives (its pushes, phone changes, device events). */
@@ -239,7 +257,8 @@ export class PhoneView {
                 "Read-only: this inspector shows a journal file (mock-apns inspect), so the phone cannot be " +
                 "changed from here.") : null,
             this.answer, this.error,
-            h("div", { class: "cards" }, this.stateCard(phone, readOnly), this.backgroundCard(phone)),
+            h("div", { class: "cards" }, this.stateCard(phone, readOnly),
+                phone.fromFile ? null : this.backgroundCard(phone)),
             h("h2", {}, "Apps"),
             (phone.apps ?? []).length ? (phone.apps ?? []).map((app) => this.appCard(app, readOnly)) :
             h("p", { class: "hint" }, "No app has state or notifications on this phone yet."),
@@ -249,6 +268,13 @@ export class PhoneView {
     }
 
     stateCard(phone, readOnly) {
+        if (phone.fromFile) {
+            return h("section", { class: "card phone-state", testid: "phone-state",
+                    attrs: { "aria-label": "The phone's state" } },
+                h("h2", {}, "State"),
+                h("p", { class: "hint" }, "A journal file holds the phone's changes and pushes (the timeline below), " +
+                    "not its state: GET /v1/phones belongs to the running mock that wrote it."));
+        }
         const state = phone.state ?? {};
         const online = state.online !== false;
         const focusName = h("input", { type: "text", value: state.focus?.name ?? "Do Not Disturb", size: 16,
@@ -374,11 +400,20 @@ export class PhoneView {
     appForm(readOnly) {
         const bundle = h("input", { type: "text", size: 28, placeholder: "com.example.app", testid: "app-bundle",
             attrs: { "aria-label": "bundle id" } });
-        const select = h("select", { testid: "app-bundle-state", attrs: { "aria-label": "state" } },
-            APP_STATES.map((state) => h("option", { value: state, selected: state === "background" }, state)));
-        return h("form", { class: "app-form", testid: "app-form", on: { submit: (event) => { event.preventDefault();
-                    this.change({ state: select.value }, bundle.value.trim()); } } },
-            h("label", {}, "Another app on this phone: ", bundle), " ", select, " ",
+        // A text field with the states as suggestions: the server is the judge of a state, and says why it refuses.
+        const state = h("input", { type: "text", size: 12, value: "background", testid: "app-bundle-state",
+            attrs: { "aria-label": "state", list: "app-states" } });
+        const submit = (event) => {
+            event.preventDefault();
+            if (!bundle.value.trim()) {
+                this.showRefusal("Type the app's bundle id first, such as com.example.app.");
+                return;
+            }
+            this.change({ state: state.value.trim() }, bundle.value.trim());
+        };
+        return h("form", { class: "app-form", testid: "app-form", on: { submit } },
+            h("label", {}, "Another app on this phone: ", bundle), " ", state,
+            h("datalist", { id: "app-states" }, APP_STATES.map((name) => h("option", { value: name }))), " ",
             h("button", { type: "submit", testid: "app-apply", disabled: readOnly }, "Set its state"));
     }
 
@@ -393,22 +428,28 @@ export class PhoneView {
             const when = h("time", { attrs: { datetime: entry.at } }, timeOfDay(entry.at));
             const link = h("a", { href: `/push/${entry.sequence}` }, `#${entry.sequence}`);
             if (entry.kind === "change") {
-                return h("li", { class: "step change", ...common }, when, h("span", { class: "event" }, "changed"),
-                    link, h("ul", { class: "change-lines" }, changeLines(record).map((line) => h("li", {}, line))));
+                return h("li", { class: "step change", ...common }, when, " ",
+                    h("span", { class: "event" }, "changed"), " ", link, h("ul", { class: "change-lines" }, changeLines(record).map((line) => h("li", {}, line))));
             }
             if (entry.kind === "event") {
                 return h("li", { class: `step event tone-${outcomeTone(record.event ?? record.outcome)}`, ...common },
-                    when, h("span", { class: "event" }, "later"), h("span", {}, eventText(record)));
+                    when, " ", h("span", { class: "event" }, "later"), " ", h("span", {}, eventText(record)));
             }
             const device = record.device;
             const outcome = device?.outcome ?? (record.accepted ? "no device part" : "refused by APNs");
             return h("li", { class: `step push tone-${outcomeTone(device?.outcome)}`,
                     ...common, data: { ...common.data, outcome: device?.outcome ?? "" } },
-                when, h("span", { class: "event" }, record.pushType ?? "push"), link, " ",
+                when, " ", h("span", { class: "event" }, record.pushType ?? "push"), " ", link, " ",
                 h("span", { class: `outcome tone-${outcomeTone(device?.outcome)}` }, outcome),
                 device?.rule ? h("code", { class: "hint" }, ` ${device.rule}`) : null,
                 device?.reason ? h("p", { class: "why" }, device.reason) : null);
         }));
+    }
+
+    showRefusal(message) {
+        replace(this.answer);
+        this.error.hidden = false;
+        replace(this.error, message);
     }
 
     /** Sends a change (`bundle` null: the phone's own fields) and shows the server's answer or its refusal. */
@@ -426,9 +467,7 @@ export class PhoneView {
                 bundle) ?? null : phone.state ?? null);
             await this.refresh();
         } catch (error) {
-            replace(this.answer);
-            this.error.hidden = false;
-            replace(this.error, `The server refused ${what}: ${error.message}`);
+            this.showRefusal(`The server refused ${what}: ${error.message}`);
         } finally {
             this.busy = false;
         }

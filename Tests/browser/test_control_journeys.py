@@ -1,0 +1,97 @@
+"""The inspector's journeys issue 22 left: the control-token dialog, the live list reconnecting after the server
+restarts on the same port, and paging back with Older/Newer. Each in a real headless Chromium against a really
+started `mock-apns serve`, with pushes sent by curl."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+
+from selenium.webdriver.common.keys import Keys
+
+from conftest import BINARY, PAYLOAD, TOKEN, Server, wait_for
+from test_journeys import css, one, open_list, row_seqs
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def curl_push(server: Server, jwt: str, body: str = PAYLOAD) -> str:
+    """Sends one alert with curl to `server`'s APNs port; answers the HTTP status."""
+    result = subprocess.run(
+        ["curl", "--http2", "--silent", "--show-error", "--cacert", server.ca, "-o", "/dev/null", "-w", "%{http_code}",
+         "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", f"authorization: bearer {jwt}",
+         "--data-binary", body, f"{server.apns_url}/3/device/{TOKEN}"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def badge(driver) -> str:
+    return one(driver, '[data-testid="stream-badge"]').text
+
+
+def test_the_control_token_dialog_opens_the_api_and_a_wrong_token_does_not(page, mock, scratch):
+    server = Server(["serve", "--port", "0", "--control-port", "0", "--control-token", "s3cret"], scratch)
+    try:
+        assert curl_push(server, mock.jwt) == "200"
+        page.get(server.control_url + "/")
+        field = one(page, '[data-testid="token-input"]')
+        wait_for(page, lambda d: field.is_displayed(), 5, "the token dialog did not open")
+        field.send_keys("wrong", Keys.ENTER)
+        wait_for(page, lambda d: "needs a token" in one(d, '[data-testid="error"]').text, 10,
+                 "a wrong token did not say the API needs one")
+        assert not css(page, '[data-testid="push-row"]')
+        page.get(server.control_url + "/")
+        field = one(page, '[data-testid="token-input"]')
+        wait_for(page, lambda d: field.is_displayed(), 5, "the dialog did not open again")
+        field.send_keys("s3cret")
+        one(page, '[data-testid="token-submit"]').click()
+        wait_for(page, lambda d: len(row_seqs(d)) == 1 and badge(d) == "live", 10, "the token did not open the list")
+        assert curl_push(server, mock.jwt) == "200"
+        wait_for(page, lambda d: len(row_seqs(d)) == 2, 10, "a push did not arrive live with the token")
+        assert not one(page, '[data-testid="token-input"]').is_displayed()
+    finally:
+        server.stop()
+        page.execute_script("sessionStorage.clear()")
+
+
+def test_the_live_list_reconnects_after_the_server_restarts_on_the_same_port(page, mock, scratch):
+    port = free_port()
+    journal = scratch / "journal.jsonl"
+    args = ["serve", "--port", "0", "--control-port", str(port), "--journal", str(journal)]
+    server = Server(args, scratch)
+    try:
+        page.get(server.control_url + "/")
+        wait_for(page, lambda d: badge(d) == "live", 15, "the badge never said live")
+        server.stop()
+        wait_for(page, lambda d: badge(d) == "reconnecting", 15, "the badge did not say reconnecting")
+        assert one(page, '[data-testid="stream-badge"]').get_attribute("title")
+        server = Server(args, scratch)
+        wait_for(page, lambda d: badge(d) == "live", 20, "the stream did not come back after the restart")
+        assert curl_push(server, mock.jwt) == "200"
+        wait_for(page, lambda d: len(row_seqs(d)) == 1, 10, "a push after the restart did not arrive live")
+    finally:
+        server.stop()
+
+
+def test_older_and_newer_page_through_the_journal(page, mock):
+    first = mock.push()["sequence"]
+    for _ in range(104):
+        status, answer = mock.api("POST", f"/v1/requests/{first}/replay")
+        assert status == 201, answer
+    newest = mock.newest_sequence()
+    assert newest == first + 104
+    open_list(page, mock)
+    wait_for(page, lambda d: len(row_seqs(d)) == 100, 10, "the first page does not hold 100 rows")
+    assert row_seqs(page)[0] == newest
+    assert not one(page, '[data-testid="newer"]').is_displayed()
+    one(page, '[data-testid="older"]').click()
+    wait_for(page, lambda d: row_seqs(d) == list(range(first + 4, first - 1, -1)), 10, "Older did not show the rest")
+    assert f"older={first + 5}" in page.current_url
+    assert not one(page, '[data-testid="older"]').is_enabled()
+    one(page, '[data-testid="newer"]').click()
+    wait_for(page, lambda d: len(row_seqs(d)) == 100 and row_seqs(d)[0] == newest, 10, "Newer did not come back")
+    assert "older=" not in page.current_url
