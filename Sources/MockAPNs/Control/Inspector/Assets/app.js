@@ -159,6 +159,20 @@ document.addEventListener("click", (event) => {
 
 window.addEventListener("popstate", render);
 
+// A page left for another (it may be kept in the back/forward cache) lets go of its streams, so that it holds no
+// connection to the control API: a browser opens only six to one host, and the page that is shown needs them.
+window.addEventListener("pagehide", () => {
+    current?.unmount?.();
+    pushes.stopStream();
+});
+window.addEventListener("pageshow", (event) => {
+    if (event.persisted) {
+        current = null;
+        pushes.root = null;
+        render();
+    }
+});
+
 searchForm.addEventListener("submit", (event) => {
     event.preventDefault();
     const q = searchInput.value.trim();
