@@ -323,7 +323,9 @@ export class PhoneView {
 
     appCard(app, readOnly) {
         const settings = app.settings ?? {};
-        const off = Object.entries(settings).filter(([, value]) => value === false).map(([name]) => name);
+        // `inSummary` is the one setting whose default is off (phone.md §2): it is shown when on.
+        const off = Object.entries(settings).filter(([name, value]) => value === false && name !== "inSummary")
+            .map(([name]) => name);
         const select = h("select", { testid: "app-state", attrs: { "aria-label": `state of ${app.bundleID}` } },
             APP_STATES.map((state) => h("option", { value: state, selected: state === app.state }, state)));
         const patch = (fields) => this.change(fields, app.bundleID);
@@ -336,6 +338,7 @@ export class PhoneView {
                 ["installed", app.installed === false ? "no" : null],
                 ["authorization", app.authorization],
                 ["settings off", off.length ? off.join(", ") : "none"],
+                ["in the Scheduled Summary", settings.inSummary === true ? "yes" : null],
                 ["previews", settings.showPreviews],
                 ["Background App Refresh", app.backgroundAppRefresh === false ? "off" : "on"],
                 ["VoIP failures", app.voipFailures ? String(app.voipFailures) : null],
@@ -429,7 +432,8 @@ export class PhoneView {
             const link = h("a", { href: `/push/${entry.sequence}` }, `#${entry.sequence}`);
             if (entry.kind === "change") {
                 return h("li", { class: "step change", ...common }, when, " ",
-                    h("span", { class: "event" }, "changed"), " ", link, h("ul", { class: "change-lines" }, changeLines(record).map((line) => h("li", {}, line))));
+                    h("span", { class: "event" }, "changed"), " ", link,
+                    h("ul", { class: "change-lines" }, changeLines(record).map((line) => h("li", {}, line))));
             }
             if (entry.kind === "event") {
                 return h("li", { class: `step event tone-${outcomeTone(record.event ?? record.outcome)}`, ...common },
