@@ -74,19 +74,24 @@ def test_the_control_token_dialog_asks_again_for_a_wrong_token_and_opens_the_api
 
 def test_the_live_list_reconnects_after_the_server_restarts_on_the_same_port(page, mock, scratch):
     port = free_port()
-    journal = scratch / "journal.jsonl"
-    args = ["serve", "--port", "0", "--control-port", str(port), "--journal", str(journal)]
+    args = ["serve", "--port", "0", "--control-port", str(port)]
     server = Server(args, scratch)
     try:
+        assert curl_push(server, mock.jwt) == "200"
+        assert curl_push(server, mock.jwt) == "200"
         page.get(server.control_url + "/")
-        wait_for(page, lambda d: badge(d) == "live", 15, "the badge never said live")
+        wait_for(page, lambda d: badge(d) == "live" and row_seqs(d) == [2, 1], 15, "the badge never said live")
         server.stop()
         wait_for(page, lambda d: badge(d) == "reconnecting", 15, "the badge did not say reconnecting")
         assert one(page, '[data-testid="stream-badge"]').get_attribute("title")
         server = Server(args, scratch)
         wait_for(page, lambda d: badge(d) == "live", 20, "the stream did not come back after the restart")
+        # The new server's journal numbers from 1 again: its first pushes must not be taken for ones already seen.
         assert curl_push(server, mock.jwt) == "200"
-        wait_for(page, lambda d: len(row_seqs(d)) == 1, 10, "a push after the restart did not arrive live")
+        wait_for(page, lambda d: row_seqs(d) == [1], 10, "the restarted server's first push did not show")
+        assert curl_push(server, mock.jwt) == "200"
+        assert curl_push(server, mock.jwt) == "200"
+        wait_for(page, lambda d: row_seqs(d) == [3, 2, 1], 10, "pushes after the restart did not arrive live")
     finally:
         page.get("about:blank")
         server.stop()

@@ -214,7 +214,14 @@ export class PushesView {
                 }
             },
             onState: (state, detail) => {
+                const wasDown = this.streamState === "reconnecting" ||
+                    (this.streamState === "connecting" && this.dropped);
+                if (state === "reconnecting") this.dropped = true;
                 this.streamState = state;
+                if (state === "live" && wasDown) {
+                    this.dropped = false;
+                    this.resync();
+                }
                 if (state === "live") this.context.setBadge("live",
                     "new records arrive as they are recorded");
                 else if (state === "reconnecting") this.context.setBadge("reconnecting",
@@ -226,6 +233,22 @@ export class PushesView {
             },
         });
         this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL);
+    }
+
+    /**
+     * After the stream came back: a server that restarted with a new journal numbers its records from 1 again, and
+     * the stream (which resumes after the last id seen) would skip them, so the list is loaded again from it.
+     */
+    async resync() {
+        try {
+            const answer = await api("/v1/requests?view=summary&limit=1");
+            if (!this.list.startedOver(answer.journal)) return;
+            await this.load();
+            if (this.older == null) this.startStream();
+            this.context.toast("The server's journal started over (a restart): the list shows it as it is now.");
+        } catch (error) {
+            this.context.showError(error.message);
+        }
     }
 
     stopStream() {
