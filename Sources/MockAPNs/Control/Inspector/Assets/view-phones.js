@@ -14,6 +14,8 @@ const PAGE_SIZE = 100;
 const NOTIFICATIONS_DRAWN = 100;
 /** How many of the newest `phone` and `device-event` records the views read. */
 const RECORDS_READ = 500;
+/** How many of the newest `phone` records the list reads for its "Last change" column (small records). */
+const CHANGES_READ = 2000;
 /** How many of a phone's tokens the timeline reads the pushes of, and how many pushes per token. */
 const TOKENS_READ = 10;
 const PUSHES_PER_TOKEN = 100;
@@ -55,7 +57,8 @@ export class PhonesView {
         let changes;
         let pushes;
         try {
-            [answer, changes, pushes] = await Promise.all([api("/v1/phones"), recordsMatching("kind:phone"),
+            [answer, changes, pushes] = await Promise.all([api("/v1/phones"), recordsMatching("kind:phone",
+                CHANGES_READ),
                 recordsMatching("kind:push", RECORDS_READ, { view: "summary" })]);
         } catch (error) {
             replace(main, h("h1", {}, "Phones"), h("p", { class: "empty", testid: "not-available" },
@@ -106,7 +109,9 @@ export class PhonesView {
             h("td", {}, row.focus),
             h("td", {}, row.apps == null ? "-" : String(row.apps)),
             h("td", {}, row.notifications == null ? "-" : count(row.notifications)),
-            h("td", {}, this.changes.has(row.id) ? timeOfDay(this.changes.get(row.id)) : "-"))));
+            h("td", { title: this.changes.has(row.id) ? this.changes.get(row.id) :
+                `no change among the newest ${count(CHANGES_READ)} phone records` },
+            this.changes.has(row.id) ? timeOfDay(this.changes.get(row.id)) : "-"))));
         const total = this.rows.length;
         const showing = page.length ?
             `Phones ${count(this.offset + 1)}–${count(this.offset + page.length)} of ${count(matching.length)}` :
