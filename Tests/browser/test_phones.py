@@ -190,9 +190,6 @@ def test_a_journal_file_shows_a_phones_timeline_read_only(page, mock, alice, scr
         page.get(server.control_url + "/phones")
         assert "not in a journal file" in one(page, '[data-testid="not-available"]').text
     finally:
-        # Leave the page before its server goes: a page left open on a stopped `inspect` once stalled the next
-        # navigation for the page-load timeout in this run (Chromium 156), with no script of the page running.
-        page.get("about:blank")
         server.stop()
 
 
