@@ -167,6 +167,9 @@ def test_keyboard_only_navigation_to_a_phone(page, mock, alice):
     page.switch_to.active_element.send_keys(Keys.ENTER)
     wait_for(page, lambda d: d.current_url.endswith("/phones/alice"))
     one(page, '[data-testid="phone-state"]')
+    ActionChains(page).send_keys(Keys.ESCAPE).perform()
+    wait_for(page, lambda d: d.current_url.endswith("/phones"), 5, "Esc did not go back to the phones")
+    one(page, '[data-testid="phone-row"]')
 
 
 def test_a_journal_file_shows_a_phones_timeline_read_only(page, mock, alice, scratch):

@@ -217,6 +217,13 @@ export class PhoneView {
         if (!this.stream && this.context.info.mode !== "file") this.follow(newest ?? 0, phone);
     }
 
+    /** Esc goes back to the list of phones. */
+    key(event) {
+        if (event.key !== "Escape") return false;
+        this.context.navigate("/phones");
+        return true;
+    }
+
     notFound(error) {
         replace(this.main, h("nav", { class: "crumbs" }, h("a", { href: "/phones" }, "← Phones")),
             h("h1", {}, "Phone"), h("p", { class: "empty", testid: "not-found" }, error.message));
