@@ -20,7 +20,7 @@ const CHANGES_READ = 2000;
 const TOKENS_READ = 10;
 const PUSHES_PER_TOKEN = 100;
 /** The soonest a phone is drawn again after a record concerning it arrives, in milliseconds. */
-const REFRESH_DELAY = 500;
+const REFRESH_DELAY = 1000;
 /** The states an app can be put in from the page (phone.md §2). */
 const APP_STATES = ["foreground", "background", "notRunning", "forceQuit"];
 
