@@ -12,8 +12,8 @@ import urllib.error
 import urllib.request
 
 ASSETS, UPSTREAM, PORT = sys.argv[1], sys.argv[2].rstrip("/"), int(sys.argv[3])
-PAGES = ("/push/", "/compare/", "/activity/")
-VIEWS = ("/", "/activities", "/connections", "/world")
+PAGES = ("/push/", "/compare/", "/activity/", "/phones/")
+VIEWS = ("/", "/activities", "/phones", "/connections", "/world")
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
 POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; "
           "frame-ancestors 'none'")
@@ -76,6 +76,9 @@ class Proxy(http.server.BaseHTTPRequestHandler):
 
     def do_PUT(self):
         self.forward("PUT")
+
+    def do_PATCH(self):
+        self.forward("PATCH")
 
     def do_DELETE(self):
         self.forward("DELETE")

@@ -99,3 +99,15 @@ test("pretty JSON lines know their path, and a huge value is cut", () => {
     assert.equal(cut.length, 11);
     assert.equal(cut[10].text, "… 42 more lines");
 });
+
+test("a journal that started over (a restarted server) makes the list take records numbered from 1 again", () => {
+    const list = new LiveList(3);
+    list.load([{ sequence: 40 }, { sequence: 41 }]);
+    assert.equal(list.startedOver({ newest: 41 }), false);
+    assert.equal(list.startedOver({ newest: 45 }), false);
+    assert.equal(list.receive({ sequence: 1 }), false);
+    assert.equal(list.startedOver({ newest: 2 }), true);
+    assert.equal(list.newestSequence, null);
+    assert.equal(list.receive({ sequence: 1 }), true);
+    assert.equal(new LiveList(3).startedOver({ newest: null }), false);
+});

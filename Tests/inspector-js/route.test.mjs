@@ -6,7 +6,8 @@ import { parseRoute, queryErrorPlace, routeURL,
 
 test("every view's URL reads back to the same route", () => {
     const urls = ["/", "/?q=status%3A4xx", "/?q=a+b&older=120", "/push/7", "/compare/3/9", "/activities",
-        "/activity/0C6F1A2B-AAAA", "/connections", "/world"
+        "/activity/0C6F1A2B-AAAA", "/connections", "/world", "/phones", "/phones/alice",
+        "/phones/5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251979", "/phones/a%25c"
     ];
     for (const url of urls) {
         const [path, search = ""] = url.split("?");
@@ -44,4 +45,12 @@ test("a search error without a place, or with a place that does not match, is st
     assert.equal(queryErrorPlace("q: a search holds at most 32 words", "a b"), null);
     const place = queryErrorPlace("q: at 'bad:' (character 40): …", "x bad:");
     assert.equal(place.start, 2);
+});
+
+test("a phone is named by its id or a token, escaped in its URL", () => {
+    assert.deepEqual(parseRoute("/phones/alice"), { view: "phone", id: "alice" });
+    assert.equal(routeURL({ view: "phone", id: "a/b" }), "/phones/a%2Fb");
+    assert.deepEqual(parseRoute("/phones/a%2Fb"), { view: "notFound", path: "/phones/a%2Fb" });
+    assert.equal(parseRoute("/phones/a/b").view, "notFound");
+    assert.equal(parseRoute("/phones/" + "x".repeat(257)).view, "notFound");
 });

@@ -45,7 +45,8 @@ struct InspectorPageTests {
     func pagePathsAnswerThePage() async throws {
         let index = try Data(contentsOf: Self.assetsFolder.appendingPathComponent("index.html"))
         try await withControlServer(token: "s3cret") { _, control in
-            let paths = ["/", "/push/7", "/compare/1/2", "/activities", "/activity/0c6f1a2b", "/connections", "/world"]
+            let paths = ["/", "/push/7", "/compare/1/2", "/activities", "/activity/0c6f1a2b", "/connections", "/world",
+                "/phones", "/phones/alice"]
             for path in paths {
                 let answer = try await InspectorCurl.call(control.url, path)
                 #expect(answer.status == 200, "\(path)")

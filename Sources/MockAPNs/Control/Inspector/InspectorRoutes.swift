@@ -15,7 +15,8 @@ struct InspectorRoutes: Sendable {
 
     /// The page's paths (`{…}` stands for one path segment): each answers `index.html`.
     static let pagePaths = [
-        "/", "/push/{seq}", "/compare/{a}/{b}", "/activities", "/activity/{id}", "/connections", "/world",
+        "/", "/push/{seq}", "/compare/{a}/{b}", "/activities", "/activity/{id}", "/phones", "/phones/{id}",
+        "/connections", "/world",
     ]
 
     /// Where the page's files are served: `/assets/app.js` is `Assets/app.js`.

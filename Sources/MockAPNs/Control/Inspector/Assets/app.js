@@ -8,6 +8,7 @@ import { PushView } from "./view-push.js";
 import { CompareView } from "./view-compare.js";
 import { ActivitiesView, ActivityView } from "./view-activities.js";
 import { ConnectionsView } from "./view-connections.js";
+import { PhonesView, PhoneView } from "./view-phones.js";
 import { WorldView } from "./view-world.js";
 import { copyCurl, replay } from "./actions.js";
 
@@ -80,6 +81,10 @@ function viewFor(route) {
             return new ActivitiesView(context);
         case "activity":
             return new ActivityView(context);
+        case "phones":
+            return new PhonesView(context);
+        case "phone":
+            return new PhoneView(context);
         case "connections":
             return new ConnectionsView(context);
         case "world":
@@ -94,7 +99,7 @@ function render() {
     showError(null);
     for (const link of document.querySelectorAll("[data-nav]")) {
         const active = link.dataset.nav === route.view || (link.dataset.nav === "activities" && route.view ===
-            "activity");
+            "activity") || (link.dataset.nav === "phones" && route.view === "phone");
         if (active) link.setAttribute("aria-current", "page");
         else link.removeAttribute("aria-current");
     }
@@ -153,6 +158,20 @@ document.addEventListener("click", (event) => {
 });
 
 window.addEventListener("popstate", render);
+
+// A page left for another (it may be kept in the back/forward cache) lets go of its streams, so that it holds no
+// connection to the control API: a browser opens only six to one host, and the page that is shown needs them.
+window.addEventListener("pagehide", () => {
+    current?.unmount?.();
+    pushes.stopStream();
+});
+window.addEventListener("pageshow", (event) => {
+    if (event.persisted) {
+        current = null;
+        pushes.root = null;
+        render();
+    }
+});
 
 searchForm.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -53,6 +53,18 @@ export class LiveList {
         return { added: arrived.length, dropped };
     }
 
+    /**
+     * Whether the server's journal (`journal` of `GET /v1/requests`) started over since this list saw it: its newest
+     * record is older than the newest seen here (a server restarted without its journal file). The list then forgets
+     * what it saw, so that the new journal's records, numbered from 1 again, are taken.
+     */
+    startedOver(journal) {
+        const newest = journal?.newest == null ? -1 : Number(journal.newest);
+        if (!(newest < this.newestSeen)) return false;
+        this.newestSeen = -1;
+        return true;
+    }
+
     /** The sequence number of the newest record seen (drawn, waiting or counted), or null before any. */
     get newestSequence() {
         return this.newestSeen >= 0 ? this.newestSeen : null;

@@ -5,6 +5,9 @@ const SEQUENCE = /^(0|[1-9][0-9]{0,19})$/;
 /** The largest sequence number the API takes (docs/control-api.md, Conventions). */
 const MAX_SEQUENCE = 18446744073709551615n;
 
+/** A phone id or token as a URL segment names it: printable, no slash or space, at most 256 characters. */
+const PHONE_ID = /^[^\s/]{1,256}$/;
+
 /** A sequence number from a URL segment, as a decimal string, or null when it is not one the API takes. */
 export function sequenceFrom(text) {
     if (!SEQUENCE.test(String(text ?? ""))) return null;
@@ -13,7 +16,8 @@ export function sequenceFrom(text) {
 
 /**
  * The view a URL names: `{view, …}` with `view` one of `pushes` (`q`, `older`), `push` (`seq`), `compare` (`a`,
- * `b`), `activities`, `activity` (`id`), `connections`, `world`, or `notFound` (`path`) for anything else.
+ * `b`), `activities`, `activity` (`id`), `phones`, `phone` (`id`: a phone id or one of its tokens),
+ * `connections`, `world`, or `notFound` (`path`) for anything else.
  */
 export function parseRoute(pathname, search = "") {
     const params = new URLSearchParams(search);
@@ -34,6 +38,8 @@ export function parseRoute(pathname, search = "") {
     if (head === "activity" && rest.length === 1 && /^[0-9A-Za-z-]{1,64}$/.test(rest[0])) {
         return { view: "activity", id: rest[0] };
     }
+    if (head === "phones" && rest.length === 0) return { view: "phones" };
+    if (head === "phones" && rest.length === 1 && PHONE_ID.test(rest[0])) return { view: "phone", id: rest[0] };
     if (head === "connections" && rest.length === 0) return { view: "connections" };
     if (head === "world" && rest.length === 0) return { view: "world" };
     return { view: "notFound", path: String(pathname) };
@@ -55,7 +61,10 @@ export function routeURL(route) {
             return `/compare/${route.a}/${route.b}`;
         case "activity":
             return `/activity/${encodeURIComponent(route.id)}`;
+        case "phone":
+            return `/phones/${encodeURIComponent(route.id)}`;
         case "activities":
+        case "phones":
         case "connections":
         case "world":
             return `/${route.view}`;

@@ -5,6 +5,7 @@ import { api, follow, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
 import { answerText, count, shortToken, timeOfDay } from "./format.js";
 import { LiveList } from "./livelist.js";
+import { outcomeTone } from "./phones.js";
 import { queryErrorPlace, routeURL } from "./route.js";
 
 /** Rows on a page: the most the DOM ever holds. */
@@ -34,7 +35,9 @@ function rowCells(summary) {
         h("td", { class: "type" }, other ? summary.kind : (summary.pushType ?? "-")),
         h("td", { class: "priority" }, other ? "" : (summary.priority ?? "")),
         h("td", { class: `answer ${answerClass}`, title: summary.rule ?? "" }, answer),
-        h("td", { class: `phone ${device ?? ""}` }, device ?? ""),
+        h("td", { class: `phone ${device ?? ""} tone-${outcomeTone(device)}` }, device && summary.token ?
+            h("a", { href: `/phones/${encodeURIComponent(summary.token)}`, testid: "device-link",
+                title: "what the phone did: open the phone", attrs: { tabindex: "-1" } }, device) : (device ?? "")),
         h("td", { class: "content" }, other ? "" : (summary.text ?? ""),
             summary.notes ? h("span", { class: "notes", title: `${summary.notes} note(s)` }, ` ✱${summary.notes}`) :
             null),
@@ -211,7 +214,14 @@ export class PushesView {
                 }
             },
             onState: (state, detail) => {
+                const wasDown = this.streamState === "reconnecting" ||
+                    (this.streamState === "connecting" && this.dropped);
+                if (state === "reconnecting") this.dropped = true;
                 this.streamState = state;
+                if (state === "live" && wasDown) {
+                    this.dropped = false;
+                    this.resync();
+                }
                 if (state === "live") this.context.setBadge("live",
                     "new records arrive as they are recorded");
                 else if (state === "reconnecting") this.context.setBadge("reconnecting",
@@ -223,6 +233,22 @@ export class PushesView {
             },
         });
         this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL);
+    }
+
+    /**
+     * After the stream came back: a server that restarted with a new journal numbers its records from 1 again, and
+     * the stream (which resumes after the last id seen) would skip them, so the list is loaded again from it.
+     */
+    async resync() {
+        try {
+            const answer = await api("/v1/requests?view=summary&limit=1");
+            if (!this.list.startedOver(answer.journal)) return;
+            await this.load();
+            if (this.older == null) this.startStream();
+            this.context.toast("The server's journal started over (a restart): the list shows it as it is now.");
+        } catch (error) {
+            this.context.showError(error.message);
+        }
     }
 
     stopStream() {
