@@ -162,15 +162,19 @@ function spawnServer(options) {
       settled = true;
       clearTimeout(timer);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      reject(new MockAPNsError(`mock-apns (${args.join(' ')}) ${why}. The end of its log (${logFile}):\n${logTail(logFile)}`));
+      const tail = logTail(logFile);
+      reject(new MockAPNsError(`mock-apns (${args.join(' ')}) ${why}. The end of its log (${logFile}):\n${tail}`));
     };
-    const timer = setTimeout(() => fail(`did not print its ready line within ${options.startTimeout ?? '30s'}`), startTimeout);
+    const timer = setTimeout(
+      () => fail(`did not print its ready line within ${options.startTimeout ?? '30s'}`), startTimeout);
     child.on('error', (error) => {
       settled = true;
       clearTimeout(timer);
-      reject(new MockAPNsError(`cannot start ${executable}: ${error.message}: ${INSTALL_HINT}`, { code: 'MOCK_APNS_MISSING' }));
+      reject(new MockAPNsError(`cannot start ${executable}: ${error.message}: ${INSTALL_HINT}`,
+        { code: 'MOCK_APNS_MISSING' }));
     });
-    child.on('exit', (code, signal) => fail(signal ? `ended by ${signal} before it was ready` : `exited with status ${code} before it was ready`));
+    child.on('exit', (code, signal) =>
+      fail(signal ? `was ended by ${signal} before it was ready` : `exited with status ${code} before it was ready`));
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -180,7 +184,8 @@ function spawnServer(options) {
       try {
         ready = JSON.parse(output.slice(0, end));
       } catch {
-        fail(`printed ${JSON.stringify(output.slice(0, 200))} instead of a JSON ready line (is it mock-apns 0.2 or later?)`);
+        const line = JSON.stringify(output.slice(0, 200));
+        fail(`printed ${line} instead of a JSON ready line (is it a mock-apns with serve --ready-json?)`);
         return;
       }
       settled = true;
@@ -309,7 +314,8 @@ class MockAPNs {
       if (all.length === count) return matched;
       matched.splice(0, matched.length, ...all);
     }
-    const message = text.expectPushFailure(filters, count, limit, matched, answer, unmatched, where, await this.received());
+    const received = await this.received();
+    const message = text.expectPushFailure(filters, count, limit, matched, answer, unmatched, where, received);
     throw new assert.AssertionError({ message, actual: matched.length, expected: count, operator: 'expectPush' });
   }
 
@@ -374,7 +380,8 @@ class MockAPNs {
   async verify() {
     const report = (await this.control.call('POST', '/v1/verify')).body;
     if (!report.passed) {
-      throw new assert.AssertionError({ message: text.verifyFailure(report), actual: false, expected: true, operator: 'verify' });
+      const message = text.verifyFailure(report);
+      throw new assert.AssertionError({ message, actual: false, expected: true, operator: 'verify' });
     }
     return report;
   }

@@ -78,7 +78,8 @@ struct ControlHandlers: Sendable {
         var target = ResetTarget.started
         for (name, value) in parameters {
             guard name == "to" else {
-                throw MockAPNsControlError.badRequest("POST /v1/reset takes only 'to' (started or loaded), got '\(name)'")
+                throw MockAPNsControlError.badRequest(
+                    "POST /v1/reset takes only 'to' (started or loaded), got '\(name)'")
             }
             target = try ResetTarget.parse(value)
         }

@@ -69,15 +69,17 @@ struct ServeReadyTests {
         let push = try Subprocess.run(
             "/usr/bin/env",
             [
-                "curl", "-sS", "--http2", "--max-time", "15", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", caFile,
-                "-H", "apns-topic: com.example.app", "-H", "authorization: bearer \(token)", "-d", #"{"aps":{"alert":"hi"}}"#,
+                "curl", "-sS", "--http2", "--max-time", "15", "-o", "/dev/null", "-w", "%{http_code}",
+                "--cacert", caFile, "-H", "apns-topic: com.example.app", "-H", "authorization: bearer \(token)",
+                "-d", #"{"aps":{"alert":"hi"}}"#,
                 apnsURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/3/device/"
                     + String(repeating: "ab", count: 32),
             ], in: AuthTestFiles.packageRoot)
         #expect(push.output == "200", "\(push.errors)")
 
         let controlURL = try #require(json["controlURL"]?.stringValue)
-        let info = try Subprocess.run("/usr/bin/env", ["curl", "-sS", "\(controlURL)/v1/info"], in: AuthTestFiles.packageRoot)
+        let info = try Subprocess.run(
+            "/usr/bin/env", ["curl", "-sS", "\(controlURL)/v1/info"], in: AuthTestFiles.packageRoot)
         let answer = try JSONParser.parse(info.output)
         for key in keys { #expect(answer[key] == json[key], "\(key): \(info.output)") }
         #expect(answer["mode"] == "live")
@@ -98,14 +100,18 @@ struct ServeReadyTests {
         #expect(started.process.isRunning, "input that does not end it is ignored")
         try started.input.fileHandleForWriting.close()
         #expect(started.process.waitUntilExit(timeout: .seconds(10)), "still running after standard input closed")
-        #expect(started.process.terminationReason == .exit && started.process.terminationStatus == 0, "\(started.errors)")
+        #expect(
+            started.process.terminationReason == .exit && started.process.terminationStatus == 0,
+            "\(started.errors)")
     }
 
     @Test("/v1/info of a journal file read back has the client members, null")
     func infoOfAFile() throws {
         let info = InspectorInfo.file("/tmp/x.jsonl", warnings: [])
         let json = try JSONParser.parse(info.json(controlURL: "http://127.0.0.1:1").jsonText)
-        for key in ["caFile", "keyFile", "keyID", "teamID", "pid", "environment"] { #expect(json[key] == .null, "\(key)") }
+        for key in ["caFile", "keyFile", "keyID", "teamID", "pid", "environment"] {
+            #expect(json[key] == .null, "\(key)")
+        }
     }
 
     @Test("reset --to refuses anything but started or loaded with a usage error")

@@ -38,7 +38,8 @@ struct ResetTargetTests {
             #expect(misspelt.error == "to must be started or loaded, got 'lodaed' (did you mean 'loaded'?)")
             let other = try await ControlCurl.call("POST", control, "/v1/reset?scenario=x")
             #expect(other.status == 400)
-            #expect(other.error?.contains("takes only 'to' (started or loaded), got 'scenario'") == true, "\(other.text)")
+            #expect(
+                other.error?.contains("takes only 'to' (started or loaded), got 'scenario'") == true, "\(other.text)")
             #expect(server.currentScenario.name == "other", "a refused reset changes nothing")
         }
     }

@@ -22,14 +22,16 @@ function summaryLine(record) {
   if (record.reason) result += ` ${record.reason}`;
   if (record.device) result += `, phone ${typeof record.device === 'object' ? record.device.outcome : record.device}`;
   const shown = record.text ? ` ${record.text}` : '';
-  return `#${record.sequence} ${record.pushType || '-'} ${record.topic || '-'} → ${short(record.token)}: ${result}${shown}`;
+  const what = `${record.pushType || '-'} ${record.topic || '-'}`;
+  return `#${record.sequence} ${what} → ${short(record.token)}: ${result}${shown}`;
 }
 
 function nearest(answer) {
   const miss = (answer.nearMisses || [])[0];
   if (!miss) return 'Nearest: none (no other push differs in one field only)';
   const at = String(miss.record?.receivedAt || '').slice(11, 23);
-  return `Nearest: #${miss.sequence}${at ? ` at ${at}` : ''} — ${miss.field} was ${miss.actual} (expected ${miss.expected})`;
+  const when = at ? ` at ${at}` : '';
+  return `Nearest: #${miss.sequence}${when} — ${miss.field} was ${miss.actual} (expected ${miss.expected})`;
 }
 
 function receivedLines(records) {
@@ -45,7 +47,8 @@ function expectPushFailure(filters, count, limit, found, answer, unmatched, wher
   const lines = [`expected ${expected}, within ${limit}; got ${found.length}.`];
   if (found.length > count) lines.push(`more arrived than expected: ${found.map((r) => `#${r.sequence}`).join(', ')}`);
   if (unmatched.length) {
-    lines.push(`${unmatched.length} matched the filters but not the where condition: ${unmatched.map((r) => `#${r.sequence}`).join(', ')}`);
+    const sequences = unmatched.map((r) => `#${r.sequence}`).join(', ');
+    lines.push(`${unmatched.length} matched the filters but not the where condition: ${sequences}`);
   }
   if (found.length < count) lines.push(nearest(answer));
   return [...lines, ...receivedLines(received)].join('\n');
@@ -53,7 +56,8 @@ function expectPushFailure(filters, count, limit, found, answer, unmatched, wher
 
 function expectNoPushFailure(filters, limit, found, received) {
   const first = found[0];
-  const line = `expected no push matching ${filtersText(filters) || 'anything'}, within ${limit}; got #${first.sequence}: ${summaryLine(first)}`;
+  const matching = filtersText(filters) || 'anything';
+  const line = `expected no push matching ${matching}, within ${limit}; got #${first.sequence}: ${summaryLine(first)}`;
   return [line, ...receivedLines(received)].join('\n');
 }
 

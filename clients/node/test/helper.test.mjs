@@ -46,8 +46,10 @@ describe('a started server', () => {
     await sendPush(mock, token, { topic: 'com.example.other' });
     await assert.rejects(mock.expectPush({ token, topic: 'com.example.app', timeout: '300ms' }), (error) => {
       assert.ok(error instanceof assert.AssertionError);
-      assert.match(error.message, /^expected 1 push matching token:[0-9a-f]+, topic:com\.example\.app, within 300ms; got 0\./);
-      assert.match(error.message, /Nearest: #\d+ at [\d:.]+ — topic was com\.example\.other \(expected com\.example\.app\)/);
+      assert.match(error.message,
+        /^expected 1 push matching token:[0-9a-f]+, topic:com\.example\.app, within 300ms; got 0\./);
+      assert.match(error.message,
+        /Nearest: #\d+ at [\d:.]+ — topic was com\.example\.other \(expected com\.example\.app\)/);
       assert.match(error.message, /received:\n {2}#\d+ alert com\.example\.other → /);
       return true;
     });
@@ -57,7 +59,8 @@ describe('a started server', () => {
     const token = newToken();
     await mock.expectNoPush({ token, within: '100ms' });
     await sendPush(mock, token);
-    await assert.rejects(mock.expectNoPush({ token, within: '200ms' }), /expected no push matching token:[0-9a-f]+, within 200ms; got #/);
+    await assert.rejects(mock.expectNoPush({ token, within: '200ms' }),
+      /expected no push matching token:[0-9a-f]+, within 200ms; got #/);
   });
 
   test('where, a push sent twice, reset, and the watermark', async () => {
@@ -109,7 +112,8 @@ test('a binary that exits at start fails fast with its status and the log tail',
   const fake = path.join(scratch(), 'fake-mock-apns');
   writeFileSync(fake, "#!/bin/sh\necho 'fake: cannot open the CA file' >&2\nexit 3\n");
   chmodSync(fake, 0o755);
-  await assert.rejects(startMockAPNs({ binary: fake }), /exited with status 3 before it was ready\. The end of its log .*\n {2}fake: cannot open the CA file/);
+  await assert.rejects(startMockAPNs({ binary: fake }),
+    /exited with status 3 before it was ready\. The end of its log .*\n {2}fake: cannot open the CA file/);
 });
 
 test('a wrong binary path says how to install it', async () => {

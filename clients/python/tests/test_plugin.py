@@ -242,7 +242,8 @@ def test_marker_devices_rules_clock_and_verify(inner):
         GONE = "ab" * 32
 
         @pytest.mark.mock_apns(devices=[{"token": GONE, "app": "com.example.app", "state": "unregistered"}],
-                               rules=[{"name": "busy", "match": {"token": "cd" * 32}, "respond": {"status": 429, "reason": "TooManyRequests"}}],
+                               rules=[{"name": "busy", "match": {"token": "cd" * 32},
+                                       "respond": {"status": 429, "reason": "TooManyRequests"}}],
                                clock="9h")
         def test_world(mock_apns):
             assert send_push(mock_apns, GONE).status_code == 410

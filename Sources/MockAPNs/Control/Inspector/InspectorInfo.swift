@@ -84,7 +84,8 @@ public struct InspectorInfo: Sendable, Hashable {
             keyID: scenarioKey?.keyID ?? TestCredentials.keyID, teamID: scenarioKey?.teamID ?? TestCredentials.teamID,
             environment: server.engine.world.environment, pid: ProcessInfo.processInfo.processIdentifier)
         return InspectorInfo(
-            mode: .live, file: journalFile, warnings: [], apnsURL: server.url, readOnly: false, run: run, client: client)
+            mode: .live, file: journalFile, warnings: [], apnsURL: server.url, readOnly: false, run: run,
+            client: client)
     }
 
     /// The journal file at `path`, read back with `warnings`.

@@ -286,9 +286,10 @@ class MockAPNs:
 
     def journal_text(self) -> str:
         """The journal since the test began, one line per record: a failed test's report section."""
-        records = self.control.call(
-            "GET", "/v1/requests", [("view", "summary"), ("limit", 200)] + ([("since", self.since)] if self.since else [])
-        )[1]["records"]
+        query = [("view", "summary"), ("limit", 200)]
+        if self.since is not None:
+            query.append(("since", self.since))
+        records = self.control.call("GET", "/v1/requests", query)[1]["records"]
         return "\n".join(_text.summary_line(record) for record in records) or "(no records since the test started)"
 
     def _query(self, filters: Mapping[str, Any]) -> List[Any]:

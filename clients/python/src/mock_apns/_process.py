@@ -109,8 +109,8 @@ class ServerProcess:
         except ValueError:
             _end(process)
             raise MockAPNsError(
-                f"{executable} printed {line[:200]!r} instead of a JSON ready line: is it mock-apns 0.2 or later "
-                "(serve --ready-json)?"
+                f"{executable} printed {line[:200]!r} instead of a JSON ready line: is it a mock-apns with "
+                "serve --ready-json?"
             ) from None
         return cls(process, ready, log_path, owns_log)
 

@@ -34,7 +34,7 @@ def _expected(count: int, filters: Mapping[str, Any], limit: str, where: Optiona
 
 
 def summary_line(record: Mapping[str, Any]) -> str:
-    """One record as `mock-apns` lists it: `#3 alert com.example.app → 0123ab…89cdef: 200 Hello — from mock-apns`."""
+    """One record as `mock-apns` lists it: `#3 alert com.example.app → 0123ab…89cdef: 200 Hello`."""
     if record.get("kind", "push") != "push":
         return f"#{record.get('sequence')} {record.get('kind')}"
     status = record.get("status")
