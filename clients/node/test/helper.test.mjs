@@ -74,6 +74,10 @@ describe('a started server', () => {
     assert.deepEqual(await mock.records({ token }), []);
     await mock.reset();
     assert.deepEqual(await mock.records(), []);
+    assert.equal((await mock.updatePhone(token, { online: false })).state.online, false);
+    assert.equal((await mock.phone(token)).state.online, false);
+    assert.equal((await mock.clock.advance('9h')).offset, '9h');
+    assert.deepEqual(await mock.activities(), []);
   });
 
   test('a bad scenario names file, line and field', async () => {

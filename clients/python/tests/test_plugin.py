@@ -252,6 +252,9 @@ def test_marker_devices_rules_clock_and_verify(inner):
 
         def test_the_next_test_is_back_to_normal(mock_apns):
             assert send_push(mock_apns, "cd" * 32).status_code == 200
+            assert mock_apns.update_phone("cd" * 32, online=False)["state"]["online"] is False
+            assert mock_apns.phone("cd" * 32)["state"]["online"] is False
+            assert mock_apns.activities() == []
 
         @pytest.mark.mock_apns(scenario="expects.yaml")
         def test_verify_fails_then_passes(mock_apns, mock_apns_token):
