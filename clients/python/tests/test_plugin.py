@@ -339,3 +339,18 @@ def test_without_pytest_as_a_context_manager(binary):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=60)
     assert result.returncode == 0, result.stderr
     assert not os.path.exists(f"/proc/{int(result.stdout)}"), "the server outlived the with block"
+
+
+def test_reset_never_keeps_the_journal_and_isolates_by_watermark(inner):
+    inner.makepyfile("""
+        from apns_send import send_push
+
+        def test_first(mock_apns, mock_apns_token):
+            send_push(mock_apns, mock_apns_token)
+            mock_apns.expect_push(token=mock_apns_token)
+
+        def test_second(mock_apns):
+            assert mock_apns.records() == []
+            assert mock_apns.control.get("/v1/requests")["count"] == 1, "the journal was not cleared"
+    """)
+    inner.runpytest_subprocess("-p", "no:cacheprovider", "--mock-apns-reset", "never").assert_outcomes(passed=2)
