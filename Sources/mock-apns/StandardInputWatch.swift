@@ -11,6 +11,7 @@ import Darwin
 /// of file (or fails), so that the service group shuts the mock down as SIGTERM would. A test helper keeps a pipe to
 /// the mock's standard input open; when the helper's process ends, however it ends, the kernel closes the pipe.
 struct StandardInputWatch: Service {
+    /// Returns at end of file on standard input, or when the group shuts down for another reason (a signal).
     func run() async throws {
         let endOfFile = AsyncStream<Void> { continuation in
             // A blocking read on a thread of its own: standard input may be a pipe, a terminal or a file.
