@@ -77,9 +77,9 @@ public struct MockAPNsControlClient: MockAPNsControl {
         _ = try await call("DELETE", "/v1/requests")
     }
 
-    /// Clears the journal and restores the loaded scenario's world and rules.
-    public func reset() async throws {
-        _ = try await call("POST", "/v1/reset")
+    /// Clears the journal and restores the world and rules of `target` (`POST /v1/reset?to=`).
+    public func reset(to target: ResetTarget) async throws {
+        _ = try await call("POST", "/v1/reset", query: [("to", target.rawValue)])
     }
 
     /// The running scenario as a scenario document.

@@ -8,6 +8,8 @@ import ServiceLifecycle
 struct RunningMock {
     let server: MockAPNsServer
     let controlAPI: MockAPNsControlAPI?
+    /// What `GET /v1/info` answers (and `serve --ready-json` prints).
+    let info: InspectorInfo
 
     /// Where and how the control API listens; `nil` for no control API.
     struct ControlSettings {
@@ -29,7 +31,8 @@ struct RunningMock {
 
     /// Starts the APNs endpoint for `scenario`, then the control API; a `CLIError` with the listen failure's
     /// one-line message when either cannot start (the endpoint is stopped again when the control API fails).
-    /// `underRun` is what `GET /v1/info` says of `mock-apns run`.
+    /// `underRun` is what `GET /v1/info` says of `mock-apns run`; `GET /v1/info` names the embedded test CA's and
+    /// key's files (`TestCAFile`) when the scenario has none of its own.
     static func start(
         scenario: Scenario, journalFile: String?, control: ControlSettings?, underRun: Bool = false, logger: Logger
     ) async throws -> RunningMock {
@@ -44,14 +47,19 @@ struct RunningMock {
         } catch {
             throw CLIError("cannot start: \(error)")
         }
-        guard let control else { return RunningMock(server: server, controlAPI: nil) }
+        let testFiles = (
+            caFile: server.caPEM != nil && scenario.listen.caFile == nil ? try? TestCAFile.locate().path : nil,
+            keyFile: scenario.signingKeyFile == nil ? try? TestCAFile.locateSigningKey().path : nil
+        )
+        let info = InspectorInfo.live(server: server, journalFile: journalFile, run: underRun, testFiles: testFiles)
+        guard let control else { return RunningMock(server: server, controlAPI: nil, info: info) }
         // With --port 0 (tests, parallel runs) a fixed control port would collide: take a free one too.
         let port = control.port ?? (server.scenario.listen.port == 0 ? 0 : ControlRoutes.defaultPort)
         do {
             let controlAPI = try await MockAPNsControlAPI.start(
                 server: server, host: control.host, port: port, token: control.token,
-                info: .live(server: server, journalFile: journalFile, run: underRun), logger: logger)
-            return RunningMock(server: server, controlAPI: controlAPI)
+                info: info, logger: logger)
+            return RunningMock(server: server, controlAPI: controlAPI, info: info)
         } catch {
             try? await server.shutdown()
             let failure =

@@ -91,6 +91,21 @@ struct Serve: AsyncParsableCommand {
             discussion: "Default: the scenario's limits.maxConnections, else 1000.", valueName: "n"))
     var maxConnections: Int?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Once listening, print one JSON line on standard output (apnsURL, controlURL, caFile, keyFile, keyID, "
+                + "teamID, pid, version, environment) and nothing else there; the banner goes to standard error.",
+            discussion: "For test helpers that start the binary: read one line, parse it, never parse the banner."))
+    var readyJSON = false
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Read and discard standard input, and shut down cleanly when it reaches end of file (the parent closed "
+                + "it or died): no orphan server."))
+    var exitOnStdinClose = false
+
     /// `--journal-max-bytes`, parsed once, as the option is read: a size such as 4096, 512KiB, 256MiB or 1GiB.
     static func journalMaxBytes(_ text: String) throws -> Int {
         switch ByteSizeText.parse(text, in: Journal.maxBytesRange) {
@@ -148,12 +163,17 @@ struct Serve: AsyncParsableCommand {
             logger: logger)
         StartBanner(
             server: mock.server, journalFile: journal, controlAPI: mock.controlAPI, controlToken: controlToken,
-            testCAWritten: testCA?.written ?? false
+            testCAWritten: testCA?.written ?? false, stream: readyJSON ? .error : .output
         ).print()
+        if readyJSON { StandardStream.output.write(mock.info.readyJSON(controlURL: mock.controlAPI?.url) + "\n") }
 
+        var services = mock.services
+        if exitOnStdinClose {
+            services.append(.init(service: StandardInputWatch(), successTerminationBehavior: .gracefullyShutdownGroup))
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: mock.services,
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -11,6 +11,9 @@ struct StartBanner {
     /// Whether the CA file `listen.caFile` names is the embedded test CA written to the temporary folder (no
     /// `certs/ca.pem` here holds it): the banner says so.
     let testCAWritten: Bool
+    /// Where the banner goes: standard output, or standard error under `serve --ready-json` (whose standard output
+    /// is the one JSON line).
+    var stream: StandardStream = .output
 
     func print() {
         let world = server.engine.world
@@ -58,7 +61,7 @@ struct StartBanner {
         lines.append("")
         lines.append("ready")
         // Unbuffered, so that a script waiting for "ready" sees it at once.
-        StandardStream.output.write(lines.joined(separator: "\n") + "\n")
+        stream.write(lines.joined(separator: "\n") + "\n")
     }
 
     /// The inspector page of `controlAPI`: its URL with the trailing `/`, which a terminal makes clickable.

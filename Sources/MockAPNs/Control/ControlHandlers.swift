@@ -20,7 +20,7 @@ struct ControlHandlers: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         records.register(on: router)
         router.delete("/v1/requests") { _, _ in try await self.clear() }
-        router.post("/v1/reset") { _, _ in try await self.reset() }
+        router.post("/v1/reset") { request, _ in try await self.reset(Self.parameters(request)) }
         router.get("/v1/scenario") { _, _ in ControlResponse.json(try await self.server.scenario().document) }
         router.put("/v1/scenario") { request, _ in try await self.loadScenario(request) }
         router.post("/v1/devices") { request, _ in try await self.addDevices(request) }
@@ -76,9 +76,20 @@ struct ControlHandlers: Sendable {
         return ControlResponse.json(["cleared": .number(String(before))])
     }
 
-    private func reset() async throws -> Response {
-        try await server.reset()
-        return ControlResponse.json(["reset": true, "scenario": .string(server.currentScenario.name)])
+    /// `POST /v1/reset`, `?to=started` (the default) or `?to=loaded`; any other parameter is a 400.
+    private func reset(_ parameters: [(name: String, value: String)]) async throws -> Response {
+        var target = ResetTarget.started
+        for (name, value) in parameters {
+            guard name == "to" else {
+                throw MockAPNsControlError.badRequest(
+                    "POST /v1/reset takes only 'to' (started or loaded), got '\(name)'")
+            }
+            target = try ResetTarget.parse(value)
+        }
+        try await server.reset(to: target)
+        return ControlResponse.json([
+            "reset": true, "scenario": .string(server.currentScenario.name), "to": .string(target.rawValue),
+        ])
     }
 
     private func loadScenario(_ request: Request) async throws -> Response {

@@ -10,11 +10,11 @@ public final class InProcessControl: MockAPNsControl {
     /// The engine the operations read and change: world, rules, journal, clock, activities.
     let engine: MockAPNsEngine
     /// The scenario the server started with: its listen settings and limits stay in force, and a reset returns to
-    /// it until a scenario is loaded at run time.
+    /// it (unless told to keep the one loaded at run time, `ResetTarget.loaded`).
     let scenario: Scenario
     /// When the server started listening (the clock's time): where `verify()` counts `within:` from by default.
     let startedAt: Date
-    /// The scenario loaded at run time, which a reset returns to; `nil` while the starting one runs.
+    /// The scenario loaded at run time, which `reset(to: .loaded)` returns to; `nil` while the starting one runs.
     let loadedScenario = NIOLockedValueBox<Scenario?>(nil)
     /// Where the server's APNs port is and which CA it uses, for `curl(_:)`.
     let endpoint: APNsEndpoint
@@ -70,9 +70,11 @@ public final class InProcessControl: MockAPNsControl {
         journal.clear()
     }
 
-    /// Clears the journal and the Live Activities, restores the loaded scenario's world and rules, and sets the clock
-    /// back to real time (forgetting the provider tokens' iat values seen).
-    public func reset() async throws {
+    /// Clears the journal and the Live Activities, restores the world and rules of `target` (the starting scenario,
+    /// or the one loaded last), and sets the clock back to real time (forgetting the provider tokens' iat values
+    /// seen).
+    public func reset(to target: ResetTarget) async throws {
+        if target == .started { loadedScenario.withLockedValue { $0 = nil } }
         try movableClock?.move(.reset)
         engine.providerTokenClock.forget()
         restoreScenario()

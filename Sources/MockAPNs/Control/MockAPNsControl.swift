@@ -22,11 +22,12 @@ public protocol MockAPNsControl: Sendable {
     /// Forgets every journal record (sequence numbers go on).
     func clearRecords() async throws
 
-    /// Clears the journal and puts the world and the rules back as the loaded scenario has them.
+    /// Clears the journal and puts the world and the rules back as `target` has them: the scenario the server
+    /// started with (`.started`, which forgets one loaded at run time) or the one loaded last (`.loaded`).
     ///
     /// Devices and rules added at run time are dropped and every rule's counters start over. The clock goes back
     /// to real time (offset zero), as `moveClock(.reset)` does.
-    func reset() async throws
+    func reset(to target: ResetTarget) async throws
 
     /// The scenario running now, with the changes made at run time.
     func scenario() async throws -> ScenarioSnapshot
@@ -132,4 +133,9 @@ public protocol MockAPNsControl: Sendable {
     /// Changes the app `bundleID` on the phone `id`: `fields` are those of a scenario's `phones.<id>.apps.<bundle>`
     /// entry (`["state": "forceQuit"]`); as `updatePhone`.
     func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot
+}
+
+extension MockAPNsControl {
+    /// Resets to the scenario the server started with: `reset(to: .started)`.
+    public func reset() async throws { try await reset(to: .started) }
 }

@@ -28,8 +28,8 @@ extension MockAPNsControlForwarding {
     /// Forgets every journal record.
     public func clearRecords() async throws { try await forwardedControl.clearRecords() }
 
-    /// Clears the journal and the Live Activities, puts the loaded scenario back in force and the clock at real time.
-    public func reset() async throws { try await forwardedControl.reset() }
+    /// Clears the journal and the Live Activities, puts `target` back in force and the clock at real time.
+    public func reset(to target: ResetTarget) async throws { try await forwardedControl.reset(to: target) }
 
     /// The running scenario as a scenario document.
     public func scenario() async throws -> ScenarioSnapshot { try await forwardedControl.scenario() }

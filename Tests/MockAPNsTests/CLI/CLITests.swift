@@ -31,7 +31,8 @@ struct CLITests {
         ["serve", "--port", "99999999999999999999"], ["serve", "--control-port", "-1"],
         ["serve", "--journal-capacity", "0"], ["serve", "--journal-capacity", "99999999999"],
         ["serve", "--journal-max-bytes", "1KiB"], ["serve", "--journal-max-bytes", "lots"],
-        ["serve", "--journal-max-bytes", "99999999999999999999GiB"],
+        ["serve", "--journal-max-bytes", "99999999999999999999GiB"], ["serve", "--ready-json=yes"],
+        ["serve", "--exit-on-stdin-close", "now"], ["reset", "--to", "everything"],
     ])
     func badFlags(arguments: [String]) throws {
         let result = try Self.run(arguments)

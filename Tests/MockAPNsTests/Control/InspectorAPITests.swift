@@ -35,7 +35,15 @@ struct InspectorAPITests {
             let info = try #require(answer.json)
             #expect(
                 Self.memberNames(info)
-                    == ["mode", "file", "warnings", "version", "apnsURL", "controlURL", "readOnly", "run"])
+                    == [
+                        "mode", "file", "warnings", "version", "apnsURL", "controlURL", "readOnly", "run", "caFile",
+                        "keyFile", "keyID", "teamID", "pid", "environment",
+                    ])
+            // What a client needs (issue 25): the key and team, this process, the environment; no files were named
+            // to this in-process server (serve --ready-json's test checks them).
+            #expect(info["keyID"] == "TESTKEY001" && info["teamID"] == "TESTTEAM01")
+            #expect(info["pid"] == .number(String(ProcessInfo.processInfo.processIdentifier)))
+            #expect(info["environment"] == "sandbox")
             #expect(info["mode"] == "live" && info["file"] == .null && info["warnings"] == [])
             #expect(info["version"] == .string(MockAPNsVersion.current))
             #expect(info["apnsURL"] == .string("https://127.0.0.1:\(server.port)"))

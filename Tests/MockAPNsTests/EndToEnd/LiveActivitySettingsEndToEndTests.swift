@@ -198,7 +198,8 @@ struct LiveActivitySettingsEndToEndTests {
             #expect(try await send(#"{"event":"update","timestamp":\#(now + 3),"content-state":{"status":3}}"#)
                 .device?.summary == "ignored: activity ended")
 
-            let reset = try await ControlCurl.call("POST", control, "/v1/reset")
+            // The scenario was loaded at run time: a reset back to it, not to the one the server started with.
+            let reset = try await ControlCurl.call("POST", control, "/v1/reset?to=loaded")
             #expect(reset.status == 200, "\(reset.text)")
             let again = try await send(#"{"event":"update","timestamp":\#(now + 4),"content-state":{"status":4}}"#)
             #expect(again.device?.kind == .applied)
