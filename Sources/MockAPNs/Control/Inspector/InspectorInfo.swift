@@ -17,6 +17,8 @@ public struct InspectorInfo: Sendable, Hashable {
     public var warnings: [String]
     /// The mock's APNs URL (`https://127.0.0.1:2197`); `nil` for a journal file.
     public var apnsURL: String?
+    /// The mock's broadcast channel management URL (`https://127.0.0.1:2195`); `nil` for a journal file.
+    public var channelsURL: String?
     /// Whether the routes that change something answer 409 (a journal file).
     public var readOnly: Bool
     /// Whether the mock runs under `mock-apns run` (a scenario with expectations, checked at the end).
@@ -34,7 +36,10 @@ public struct InspectorInfo: Sendable, Hashable {
 
     /// A running `server`, appending to `journalFile` if any, under `mock-apns run` when `run`.
     public static func live(server: MockAPNsServer, journalFile: String? = nil, run: Bool = false) -> InspectorInfo {
-        InspectorInfo(mode: .live, file: journalFile, warnings: [], apnsURL: server.url, readOnly: false, run: run)
+        var info = InspectorInfo(
+            mode: .live, file: journalFile, warnings: [], apnsURL: server.url, readOnly: false, run: run)
+        info.channelsURL = server.channelsURL
+        return info
     }
 
     /// The journal file at `path`, read back with `warnings`.
@@ -43,12 +48,13 @@ public struct InspectorInfo: Sendable, Hashable {
     }
 
     /// The answer of `GET /v1/info`, served at `controlURL`: `mode`, `file`, `warnings`, `version`, `apnsURL`,
-    /// `controlURL`, `readOnly`, `run`, always present (`null` when empty), in this order.
+    /// `channelsURL`, `controlURL`, `readOnly`, `run`, always present (`null` when empty), in this order.
     func json(controlURL: String) -> JSONValue {
         .object([
             ("mode", .string(mode.rawValue)), ("file", file.map { .string($0) } ?? .null),
             ("warnings", .array(warnings.map { .string($0) })), ("version", .string(MockAPNsVersion.current)),
-            ("apnsURL", apnsURL.map { .string($0) } ?? .null), ("controlURL", .string(controlURL)),
+            ("apnsURL", apnsURL.map { .string($0) } ?? .null),
+            ("channelsURL", channelsURL.map { .string($0) } ?? .null), ("controlURL", .string(controlURL)),
             ("readOnly", .bool(readOnly)), ("run", .bool(run)),
         ])
     }
