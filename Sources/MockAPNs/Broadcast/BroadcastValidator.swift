@@ -59,7 +59,8 @@ struct BroadcastValidator {
         let bundleID = path.dropFirst(Self.pathPrefix.count)
         guard path.hasPrefix(Self.pathPrefix), !bundleID.isEmpty, !bundleID.contains("/") else {
             throw Rejection(
-                .badPath, rule: "path", "\(request.path) is not a broadcast path; APNs serves POST \(Self.pathPrefix)<bundle>")
+                .badPath, rule: "path",
+                "\(request.path) is not a broadcast path; APNs serves POST \(Self.pathPrefix)<bundle>")
         }
         guard request.method == "POST" else {
             throw Rejection(.methodNotAllowed, rule: "method", "\(request.method) is not allowed; broadcasts take POST")

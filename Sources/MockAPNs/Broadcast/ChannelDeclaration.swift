@@ -30,3 +30,14 @@ public struct ChannelDeclaration: Sendable, Hashable {
             createdAt: now, declared: true)
     }
 }
+
+extension ChannelDeclaration {
+    /// The declaration as a scenario file's `channels:` entry (JSON, which is YAML too).
+    public var scenarioJSON: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(id)), ("app", .string(bundleID)), ("storagePolicy", .number(String(storagePolicy.rawValue))),
+        ]
+        if let environment { members.append(("environment", .string(environment.rawValue))) }
+        return .object(members)
+    }
+}

@@ -108,7 +108,9 @@ public final class ChannelStore: Sendable {
     /// Every live channel with its broadcast count and stored message, oldest first.
     func all() -> [Entry] {
         state.withLockedValue { state in
-            state.channels.values.sorted { ($0.channel.createdAt, $0.channel.id) < ($1.channel.createdAt, $1.channel.id) }
+            state.channels.values.sorted {
+                ($0.channel.createdAt, $0.channel.id) < ($1.channel.createdAt, $1.channel.id)
+            }
         }
     }
 

@@ -56,7 +56,8 @@ struct ChannelValidator {
             guard undocumented else {
                 throw Rejection(
                     .badPath, rule: "path.channel-id",
-                    "the channel id goes in the apns-channel-id header, not the path (undocumentedChannelForms: reject)")
+                    "the channel id goes in the apns-channel-id header, not the path "
+                        + "(undocumentedChannelForms: reject)")
             }
             decision.form = .idInPath
             decision.channelID = id

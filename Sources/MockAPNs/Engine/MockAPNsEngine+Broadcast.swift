@@ -26,11 +26,13 @@ extension MockAPNsEngine {
                 response.broadcast = .plain
             case .list, nil:
                 let ids = JSONValue.array((decision.listed ?? []).map { .string($0) })
-                response = APNsResponse(status: 200, id: requestID, body: JSONValue.object([("channels", ids)]).jsonText)
+                let body = JSONValue.object([("channels", ids)]).jsonText
+                response = APNsResponse(status: 200, id: requestID, body: body)
                 response.broadcast = .plain
             }
         }
         var members = Self.commonMembers(of: request, connection: connection.info)
+        members += Self.answerMembers(response, rejection: decision.rejection)
         members += [
             ("operation", decision.operation.map { .string($0.rawValue) } ?? .null),
             ("app", decision.bundleID.map { .string($0) } ?? .null),
@@ -42,9 +44,10 @@ extension MockAPNsEngine {
         }
         if let listed = decision.listed { members.append(("listed", .number(String(listed.count)))) }
         members.append(("form", .string(decision.form.rawValue)))
-        members += Self.outcomeMembers(
+        members += Self.decisionMembers(
             response, rejection: decision.rejection, notes: decision.notes, auth: decision.auth,
             accepted: "channel \(decision.operation?.rawValue ?? "operation") done")
+        members += Self.requestMembers(of: request)
         let record = JournalRecord(kind: .channel, receivedAt: receivedAt, members: members)
         return .answer(response, record: record.answered(on: connection.info, streamID: request.streamID), delay: nil)
     }
@@ -69,6 +72,7 @@ extension MockAPNsEngine {
         }
         response.broadcast = .plain
         var members = Self.commonMembers(of: request, connection: connection.info)
+        members += Self.answerMembers(response, rejection: decision.rejection)
         members += [
             ("app", decision.bundleID.map { .string($0) } ?? .null),
             ("environment", .string(connection.world.environment.rawValue)),
@@ -76,12 +80,14 @@ extension MockAPNsEngine {
             ("storagePolicy", decision.channel.map { .number(String($0.storagePolicy.rawValue)) } ?? .null),
             ("priority", decision.priority.map { .number(String($0)) } ?? .null),
             ("expiration", decision.expiration.map { .number(String($0)) } ?? .null),
-            ("payload", .string(String(decoding: request.body.prefix(JournalRecord.keptPayloadLimit), as: UTF8.self))),
             ("uniqueID", response.apnsUniqueID.map { .string($0) } ?? .null),
         ]
-        members += Self.outcomeMembers(
+        members += Self.decisionMembers(
             response, rejection: decision.rejection, notes: decision.notes, auth: decision.auth,
             accepted: "broadcast accepted")
+        members += Self.requestMembers(of: request)
+        let payload = String(decoding: request.body.prefix(JournalRecord.keptPayloadLimit), as: UTF8.self)
+        members.append(("payload", .string(payload)))
         let record = JournalRecord(kind: .broadcast, receivedAt: receivedAt, members: members)
         return .answer(response, record: record.answered(on: connection.info, streamID: request.streamID), delay: nil)
     }
@@ -92,22 +98,32 @@ extension MockAPNsEngine {
         return .generated(connection.ids.uuid(), uppercase: false)
     }
 
-    /// The members a broadcast or channel record starts with: where it came from and what it asked.
+    /// The members a broadcast or channel record starts with: where it came from.
     private static func commonMembers(of request: APNsRequest, connection: ConnectionInfo) -> [(String, JSONValue)] {
         [
             ("connection", .number(String(connection.id))), ("remoteAddress", .string(connection.remoteAddress)),
-            ("stream", .number(String(request.streamID))), ("method", .string(request.method)),
-            ("path", .string(request.path)),
+            ("stream", .number(String(request.streamID))),
         ]
     }
 
-    /// The members a broadcast or channel record ends with: the answer, the rule that decided, notes and auth.
-    private static func outcomeMembers(
-        _ response: APNsResponse, rejection: Rejection?, notes: [String], auth: AuthSummary?, accepted: String
-    ) -> [(String, JSONValue)] {
+    /// The answer, first after the common members: `mock-apns requests` shows the members in order on one line.
+    private static func answerMembers(_ response: APNsResponse, rejection: Rejection?) -> [(String, JSONValue)] {
         [
             ("status", .number(String(response.status))),
             ("reason", rejection.map { .string($0.reason.name) } ?? .null),
+        ]
+    }
+
+    /// What the request asked, as it came: its method and path.
+    private static func requestMembers(of request: APNsRequest) -> [(String, JSONValue)] {
+        [("method", .string(request.method)), ("path", .string(request.path))]
+    }
+
+    /// The rule that decided, the request id answered, notes and auth.
+    private static func decisionMembers(
+        _ response: APNsResponse, rejection: Rejection?, notes: [String], auth: AuthSummary?, accepted: String
+    ) -> [(String, JSONValue)] {
+        [
             ("requestID", .string(response.apnsID)),
             ("rule", .string(rejection?.rule ?? "accepted")),
             ("explanation", .string(rejection?.explanation ?? accepted)),

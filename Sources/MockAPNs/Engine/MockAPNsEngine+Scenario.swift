@@ -15,7 +15,8 @@ extension MockAPNsEngine {
         activities.removeAll()
         activities.startDeclared(scenario.world.devices.values, now: clock.now())
         phones.reset(declared: scenario.phones)
+        let now = clock.now()
         channels.reset(
-            declared: scenario.channels.map { $0.channel(serverEnvironment: scenario.world.environment, now: clock.now()) })
+            declared: scenario.channels.map { $0.channel(serverEnvironment: scenario.world.environment, now: now) })
     }
 }

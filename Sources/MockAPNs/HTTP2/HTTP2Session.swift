@@ -224,7 +224,9 @@ final class HTTP2Session {
             } else {
                 add("apns-request-id", values.base + apnsID.offset, apnsID.length, indexed: false)
             }
-            if let channelID { add("apns-channel-id", values.base + channelID.offset, channelID.length, indexed: false) }
+            if let channelID {
+                add("apns-channel-id", values.base + channelID.offset, channelID.length, indexed: false)
+            }
             if let uniqueID { add("apns-unique-id", values.base + uniqueID.offset, uniqueID.length, indexed: false) }
             if hasBody {
                 let json: StaticString = "application/json"

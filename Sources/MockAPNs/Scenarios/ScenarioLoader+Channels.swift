@@ -12,7 +12,8 @@ extension ScenarioLoader.Reader {
             let id = try idField.string()
             guard BroadcastChannel.isWellFormedID(id) else {
                 throw idField.error(
-                    "a channel id is base64, as APNs issues them (such as c2NvcmVzLTE=), got \(idField.shortDescription)")
+                    "a channel id is base64, as APNs issues them (such as c2NvcmVzLTE=), got "
+                        + idField.shortDescription)
             }
             if let line = firstLine[id] {
                 throw idField.error("duplicate channel id \(id); it is already given at line \(line)")
@@ -20,7 +21,8 @@ extension ScenarioLoader.Reader {
             firstLine[id] = idField.node.mark?.line ?? 0
             var declaration = ChannelDeclaration(id: id, bundleID: try bundleID(try fields.required("app")))
             if let policy = fields["storagePolicy"] {
-                declaration.storagePolicy = BroadcastChannel.StoragePolicy(rawValue: try policy.integer(in: 0...1)) ?? .noStorage
+                let number = try policy.integer(in: 0...1)
+                declaration.storagePolicy = BroadcastChannel.StoragePolicy(rawValue: number) ?? .noStorage
             }
             if let environment = fields["environment"] {
                 declaration.environment = try self.environment(environment)

@@ -4,7 +4,8 @@ extension ScenarioLoader.Reader {
     /// The `listen` section.
     func listen(_ field: Field) throws(ScenarioError) -> ListenSettings {
         let fields = try field.mapping(known: [
-            "host", "port", "cleartextPort", "channelsPort", "certificate", "privateKey", "ca", "requestClientCertificate",
+            "host", "port", "cleartextPort", "channelsPort", "certificate", "privateKey", "ca",
+            "requestClientCertificate",
         ])
         var listen = ListenSettings()
         if let host = fields["host"] {

@@ -123,12 +123,18 @@ struct ChannelManagementEndToEndTests {
             ("POST", "/1/apps/com.example.app/channels", [:], "", 400, "PayloadEmpty"),
             ("POST", "/1/apps/com.example.app/channels", [:], "not json", 400, "BadRequestPayload"),
             ("POST", "/1/apps/com.example.app/channels", [:], "[1]", 400, "BadRequestPayload"),
-            ("POST", "/1/apps/com.example.app/channels", [:], #"{"message-storage-policy": 0}"#, 400, "MissingPushType"),
+            (
+                "POST", "/1/apps/com.example.app/channels", [:], #"{"message-storage-policy": 0}"#, 400,
+                "MissingPushType"
+            ),
             (
                 "POST", "/1/apps/com.example.app/channels", [:],
                 #"{"message-storage-policy": 0, "push-type": "alert"}"#, 400, "InvalidPushType"
             ),
-            ("POST", "/1/apps/com.example.app/channels", [:], #"{"push-type": "LiveActivity"}"#, 400, "BadRequestParams"),
+            (
+                "POST", "/1/apps/com.example.app/channels", [:], #"{"push-type": "LiveActivity"}"#, 400,
+                "BadRequestParams"
+            ),
             (
                 "POST", "/1/apps/com.example.app/channels", [:],
                 #"{"message-storage-policy": 2, "push-type": "LiveActivity"}"#, 400, "BadRequestParams"
@@ -218,7 +224,7 @@ struct ChannelManagementEndToEndTests {
         }
     }
 
-    @Test("with undocumentedChannelForms reject, answers APNSwift's forms as Apple documents: BadPath, MissingChannelId")
+    @Test("with undocumentedChannelForms reject, answers APNSwift's forms as Apple documents them")
     func undocumentedFormsRejected() async throws {
         var scenario = Scenario.embeddedDefault(port: 0)
         scenario.world.fidelity.acceptUndocumentedChannelForms = false

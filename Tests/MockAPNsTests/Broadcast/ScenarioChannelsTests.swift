@@ -46,8 +46,8 @@ struct ScenarioChannelsTests {
             ("channels:\n  - id: not base64!\n    app: com.example.app\n", "channels[0].id", 2, "base64"),
             ("channels:\n  - app: com.example.app\n", "channels[0].id", 2, "id"),
             ("channels:\n  - id: AAAA\n", "channels[0].app", 2, "app"),
-            ("channels:\n  - id: AAAA\n    app: com.example.app\n    storagePolicy: 2\n", "channels[0].storagePolicy", 4, "0"),
-            ("channels:\n  - id: AAAA\n    app: com.example.app\n    environment: prod\n", "channels[0].environment", 4, "production"),
+            ("channels:\n  - id: AAAA\n    app: a\n    storagePolicy: 2\n", "channels[0].storagePolicy", 4, "0"),
+            ("channels:\n  - id: AAAA\n    app: a\n    environment: x\n", "channels[0].environment", 4, "production"),
             ("channels:\n  - id: AAAA\n    app: a\n  - id: AAAA\n    app: b\n", "channels[1].id", 4, "duplicate"),
             ("channels:\n  - id: AAAA\n    app: a\n    policy: 1\n", "channels[0].policy", 4, "storagePolicy"),
             ("listen:\n  channelsPort: 70000\n", "listen.channelsPort", 2, "65535"),
@@ -77,6 +77,22 @@ struct ScenarioChannelsTests {
             #expect(after.map(\.id) == ["c2NvcmVzLTE="])
             #expect(after.first?.declared == true)
             #expect(try await server.control.channel(id: id) == nil)
+        }
+    }
+
+    @Test("a loaded scenario's channels go live, and GET /v1/scenario writes them back as they load")
+    func loadedAndWrittenBack() async throws {
+        try await withTestServer { server in
+            let yaml = "channels:\n  - id: c2NvcmVzLTE=\n    app: com.example.app\n    storagePolicy: 1\n"
+            let snapshot = try await server.control.loadScenario(yaml: yaml)
+            #expect(try await server.control.channels().map(\.storagePolicy) == [1])
+            let written = try #require(snapshot.document["channels"])
+            #expect(written == [["id": "c2NvcmVzLTE=", "app": "com.example.app", "storagePolicy": 1]])
+            let again = try parse(snapshot.document.jsonText)
+            #expect(
+                again.channels == [
+                    ChannelDeclaration(id: "c2NvcmVzLTE=", bundleID: "com.example.app", storagePolicy: .mostRecent)
+                ])
         }
     }
 

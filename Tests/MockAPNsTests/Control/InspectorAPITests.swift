@@ -35,10 +35,14 @@ struct InspectorAPITests {
             let info = try #require(answer.json)
             #expect(
                 Self.memberNames(info)
-                    == ["mode", "file", "warnings", "version", "apnsURL", "controlURL", "readOnly", "run"])
+                    == [
+                        "mode", "file", "warnings", "version", "apnsURL", "channelsURL", "controlURL", "readOnly",
+                        "run",
+                    ])
             #expect(info["mode"] == "live" && info["file"] == .null && info["warnings"] == [])
             #expect(info["version"] == .string(MockAPNsVersion.current))
             #expect(info["apnsURL"] == .string("https://127.0.0.1:\(server.port)"))
+            #expect(info["channelsURL"] == .string("https://127.0.0.1:\(server.channelsPort)"))
             #expect(info["controlURL"] == .string(control.url))
             #expect(info["readOnly"] == false && info["run"] == false)
         }
