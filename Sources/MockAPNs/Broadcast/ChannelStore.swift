@@ -12,14 +12,44 @@ public final class ChannelStore: Sendable {
     enum CreateFailure: Error {
         /// The app already has `limit` channels in this environment.
         case limitReached(limit: Int)
+        /// The store holds `maxChannels` channels of all apps.
+        case storeFull
     }
+
+    /// The most channels the store holds in all (every app, both environments), so that creating channels for
+    /// ever new bundle ids cannot make the server allocate without bound: each may keep a 5120-byte message.
+    public static let maxChannels = 50_000
+    /// The most deleted ids remembered; past it the oldest are forgotten (a new id is 16 random bytes, so one
+    /// forgotten id coming back is a 2^-128 chance).
+    static let maxRetired = 100_000
 
     private struct State {
         /// Live channels by id.
         var channels: [String: Entry] = [:]
-        /// Every id deleted (or cleared by a reset) this run: never issued again.
+        /// How many live channels each app has in each environment.
+        var counts: [AppKey: Int] = [:]
+        /// The ids deleted (or cleared by a reset) this run, up to `maxRetired`: never issued again.
         var retired: Set<String> = []
+        /// `retired` in the order the ids were retired, to forget the oldest.
+        var retiredOrder: [String] = []
         var random = SystemRandomNumberGenerator()
+
+        /// Remembers `id` as never to be issued again, forgetting the oldest past `maxRetired`.
+        mutating func retire(_ id: String) {
+            guard retired.insert(id).inserted else { return }
+            retiredOrder.append(id)
+            if retiredOrder.count > ChannelStore.maxRetired {
+                let forgotten = retiredOrder.count - ChannelStore.maxRetired / 2
+                for old in retiredOrder.prefix(forgotten) { retired.remove(old) }
+                retiredOrder.removeFirst(forgotten)
+            }
+        }
+    }
+
+    /// An app in one environment: what the per-app limit counts by.
+    struct AppKey: Hashable, Sendable {
+        var bundleID: String
+        var environment: APNsEnvironment
     }
 
     /// A live channel and what was sent to it.
@@ -42,10 +72,9 @@ public final class ChannelStore: Sendable {
         now: Date
     ) -> Result<BroadcastChannel, CreateFailure> {
         state.withLockedValue { state in
-            let count = state.channels.values.count(where: {
-                $0.channel.bundleID == bundleID && $0.channel.environment == environment
-            })
-            guard count < limit else { return .failure(.limitReached(limit: limit)) }
+            let key = AppKey(bundleID: bundleID, environment: environment)
+            guard state.counts[key, default: 0] < limit else { return .failure(.limitReached(limit: limit)) }
+            guard state.channels.count < Self.maxChannels else { return .failure(.storeFull) }
             var id: String
             repeat {
                 var bytes = [UInt8](repeating: 0, count: Self.idBytes)
@@ -55,6 +84,7 @@ public final class ChannelStore: Sendable {
             let channel = BroadcastChannel(
                 id: id, bundleID: bundleID, environment: environment, storagePolicy: storagePolicy, createdAt: now)
             state.channels[id] = Entry(channel: channel)
+            state.counts[key, default: 0] += 1
             return .success(channel)
         }
     }
@@ -81,7 +111,8 @@ public final class ChannelStore: Sendable {
                 entry.channel.environment == environment
             else { return nil }
             state.channels[id] = nil
-            state.retired.insert(id)
+            state.counts[AppKey(bundleID: bundleID, environment: environment), default: 1] -= 1
+            state.retire(id)
             return entry.channel
         }
     }
@@ -123,11 +154,13 @@ public final class ChannelStore: Sendable {
     /// ids are retired, never issued again; a declared id is live again.
     func reset(declared: [BroadcastChannel]) {
         state.withLockedValue { state in
-            for id in state.channels.keys { state.retired.insert(id) }
+            for id in state.channels.keys { state.retire(id) }
             state.channels = [:]
-            for channel in declared {
+            state.counts = [:]
+            for channel in declared where state.channels[channel.id] == nil {
                 state.retired.remove(channel.id)
                 state.channels[channel.id] = Entry(channel: channel)
+                state.counts[AppKey(bundleID: channel.bundleID, environment: channel.environment), default: 0] += 1
             }
         }
     }

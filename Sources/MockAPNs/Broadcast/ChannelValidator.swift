@@ -112,6 +112,10 @@ struct ChannelValidator {
                 throw Rejection(
                     .cannotCreateChannelConfig, rule: "channels.limit",
                     "\(path.bundleID) already has \(limit) channels in \(environment) (maxChannelsPerApp)")
+            case .failure(.storeFull):
+                throw Rejection(
+                    .cannotCreateChannelConfig, rule: "channels.store-full",
+                    "the mock already holds \(ChannelStore.maxChannels) channels of all apps; delete some or reset")
             }
         case .read, .delete:
             // "MissingChannelId, BadChannelId; an id this app does not have here: ChannelNotRegistered" (§3; doc).

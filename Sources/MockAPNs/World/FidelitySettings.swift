@@ -52,7 +52,7 @@ public struct FidelitySettings: Sendable, Hashable {
     /// How many channels an app may have in one environment; one more is 400 CannotCreateChannelConfig. doc
     public var maxChannelsPerApp = 10_000
     /// The range `maxChannelsPerApp` may be set in.
-    public static let maxChannelsPerAppRange = 1...1_000_000
+    public static let maxChannelsPerAppRange = 1...ChannelStore.maxChannels
 
     /// What happens to a connection whose client certificate is for the other environment.
     public enum CertificateEnvironmentMismatch: String, Sendable, Hashable, CaseIterable {

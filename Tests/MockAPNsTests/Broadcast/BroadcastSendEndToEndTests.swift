@@ -131,6 +131,39 @@ struct BroadcastSendEndToEndTests {
         }
     }
 
+    @Test("creates and broadcasts from parallel clients at once: every answer right, every record kept")
+    func concurrent() async throws {
+        try await withTestServer { server in
+            let id = try Self.channel(server, policy: 1)
+            let clients = 6
+            let answers = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<clients {
+                    group.addTask {
+                        try await offPool {
+                            let created = try ChannelManagementEndToEndTests.create(server).status
+                            let sent = try Curl.request(
+                                port: server.port, path: Self.path, headers: Self.headers(channel: id),
+                                body: Self.update
+                            ).status
+                            return [created, sent]
+                        }
+                    }
+                }
+                var all: [[Int]] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+            #expect(answers.count == clients && answers.allSatisfy { $0 == [201, 200] })
+            let channels = server.engine.channels.all()
+            #expect(channels.count == clients + 1)
+            #expect(Set(channels.map(\.channel.id)).count == clients + 1)
+            #expect(channels.first { $0.channel.id == id }?.messagesSent == clients)
+            let records = server.journal.records()
+            #expect(records.count == 1 + 2 * clients)
+            #expect(records.filter { $0.kind == .broadcast }.count == clients)
+        }
+    }
+
     @Test("device pushes still get apns-id answers beside broadcasts on one connection's port")
     func devicePushUnchanged() async throws {
         try await withTestServer { server in

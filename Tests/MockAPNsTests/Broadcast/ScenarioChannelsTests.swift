@@ -114,3 +114,33 @@ struct ScenarioChannelsTests {
         #expect(listen.effectiveChannelsPort == 2195)
     }
 }
+
+/// The channel store's bounds: per app and environment, in all, and the deleted ids it remembers.
+@Suite("Channel store bounds")
+struct ChannelStoreBoundsTests {
+    @Test("counts the limit per app and environment, frees a slot on delete, and refuses past maxChannels in all")
+    func bounds() throws {
+        let store = ChannelStore()
+        let now = Date()
+        func create(_ app: String, _ environment: APNsEnvironment = .sandbox, limit: Int = 3) -> String? {
+            try? store.create(
+                bundleID: app, environment: environment, storagePolicy: .noStorage, limit: limit, now: now
+            ).get().id
+        }
+        let first = try #require(create("a"))
+        #expect(create("a") != nil && create("a") != nil)
+        #expect(create("a") == nil)
+        #expect(create("a", .production) != nil)
+        #expect(store.delete(first, bundleID: "a", environment: .sandbox) != nil)
+        #expect(create("a") != nil)
+        var made = store.all().count
+        var app = 0
+        while made < ChannelStore.maxChannels {
+            app += 1
+            #expect(create("app\(app)", limit: 1) != nil)
+            made += 1
+        }
+        #expect(create("one-more", limit: 1) == nil)
+        #expect(store.all().count == ChannelStore.maxChannels)
+    }
+}
