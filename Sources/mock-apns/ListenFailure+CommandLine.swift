@@ -6,6 +6,7 @@ extension ListenFailure {
         switch role {
         case .control: "--control-port"
         case .cleartext: "--cleartext-port"
+        case .channels: "--channels-port"
         default: "--port"
         }
     }

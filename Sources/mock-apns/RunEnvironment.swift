@@ -24,6 +24,7 @@ struct RunEnvironment {
         add("MOCK_APNS_URL", "https://\(urlHost):\(server.port)")
         add("MOCK_APNS_HOST", host)
         add("MOCK_APNS_PORT", String(server.port))
+        add("MOCK_APNS_CHANNELS_URL", "https://\(urlHost):\(server.channelsPort)")
         if let caFile = server.scenario.listen.caFile {
             add("MOCK_APNS_CA_FILE", URL(fileURLWithPath: caFile).standardizedFileURL.path)
         } else if let caPEM = server.caPEM {

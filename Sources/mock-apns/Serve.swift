@@ -23,6 +23,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Also serve cleartext HTTP/2 (prior knowledge) on this port, for local debugging.")
     var cleartextPort: Int?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Broadcast channel management port (TLS; 0 picks a free one).",
+            discussion: "Default: the scenario's listen.channelsPort, else 2195, or a free one with --port 0."))
+    var channelsPort: Int?
+
     @Option(name: .long, help: "Server certificate chain (PEM). Default: the embedded test certificate.")
     var cert: String?
 
@@ -117,6 +124,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         try CommandLineSetup.validatePort(port, flag: "--port")
         try CommandLineSetup.validatePort(cleartextPort, flag: "--cleartext-port")
+        try CommandLineSetup.validatePort(channelsPort, flag: "--channels-port")
         try CommandLineSetup.validatePort(controlPort, flag: "--control-port")
         if let controlToken, controlToken.isEmpty { throw ValidationError("--control-token must not be empty") }
         if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
@@ -141,6 +149,10 @@ struct Serve: AsyncParsableCommand {
         if let host { loaded.listen.host = host }
         if let port { loaded.listen.port = port }
         if let cleartextPort { loaded.listen.cleartextPort = cleartextPort }
+        if let channelsPort {
+            loaded.listen.channelsPort = channelsPort
+            loaded.listen.channelsPortIsPinned = true
+        }
         if let cert, let key {
             loaded.listen.certificateFile = cert
             loaded.listen.privateKeyFile = key

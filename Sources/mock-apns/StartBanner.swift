@@ -26,6 +26,7 @@ struct StartBanner {
         }
         lines.append("mock-apns: scenario '\(server.scenario.name)', environment \(world.environment)")
         lines.append("  APNs (HTTP/2 over TLS)  https://\(host):\(server.port)")
+        lines.append("  channels (HTTP/2, TLS)  https://\(host):\(server.channelsPort)  (broadcast channel management)")
         if let cleartextPort = server.cleartextPort {
             lines.append("  cleartext HTTP/2        http://\(host):\(cleartextPort)  (prior knowledge, for debugging)")
         }

@@ -208,6 +208,8 @@ class MockAPNs {
     this.attached = child === null;
     this.defaultTimeout = defaultTimeout;
     this.apnsURL = info.apnsURL;
+    // The broadcast channel management URL (null from a server older than channels).
+    this.channelsURL = info.channelsURL || null;
     this.controlURL = control.url;
     this.caFile = info.caFile || null;
     this.caPEM = this.caFile ? fs.readFileSync(this.caFile, 'utf8') : null;
@@ -238,6 +240,7 @@ class MockAPNs {
       MOCK_APNS_KEY_ID: this.keyID,
       MOCK_APNS_TEAM_ID: this.teamID,
     };
+    if (this.channelsURL) variables.MOCK_APNS_CHANNELS_URL = this.channelsURL;
     if (this.caFile) variables.MOCK_APNS_CA_FILE = this.caFile;
     if (this.keyFile) variables.MOCK_APNS_KEY_FILE = this.keyFile;
     if (this.control.token) variables.MOCK_APNS_CONTROL_TOKEN = this.control.token;

@@ -19,6 +19,9 @@ public struct APNsResponse: Sendable, Hashable {
     var uniqueID: ID?
     /// The JSON body of an error (`{"reason":...}` and, on 410, `"timestamp"`); `nil` on success.
     public var body: String?
+    /// The headers of a broadcast or channel management answer (`apns-request-id` instead of `apns-id`,
+    /// `apns-channel-id`); `nil`, one reference, for every device push.
+    var broadcast: BroadcastAnswerHeaders?
 
     /// The `apns-id` answered: the request's byte for byte, or a generated one.
     public var apnsID: String {

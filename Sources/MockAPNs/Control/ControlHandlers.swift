@@ -40,6 +40,7 @@ struct ControlHandlers: Sendable {
         registerActivities(on: router)
         registerReplay(on: router)
         registerPhones(on: router)
+        registerChannels(on: router)
         router.get("/v1/stats") { _, _ in ControlResponse.json(try await self.server.stats().json) }
         router.post("/v1/verify") { _, _ in ControlResponse.json(try await self.server.verify().json) }
         router.get("/metrics") { _, _ in self.metrics() }

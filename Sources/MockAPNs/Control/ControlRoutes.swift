@@ -10,7 +10,8 @@ public enum ControlRoutes {
         "GET /v1/clock", "POST /v1/clock", "GET /v1/activities", "GET /v1/activities/wait",
         "GET /v1/activities/stream", "GET /v1/activities/{id}", "POST /v1/activities",
         "POST /v1/activities/{id}/rotate-token", "POST /v1/activities/{id}/dismiss", "GET /v1/phones",
-        "GET /v1/phones/{id}", "PATCH /v1/phones/{id}", "PATCH /v1/phones/{id}/apps/{bundle}", "GET /v1/stats",
+        "GET /v1/phones/{id}", "PATCH /v1/phones/{id}", "PATCH /v1/phones/{id}/apps/{bundle}", "GET /v1/channels",
+        "GET /v1/channels/{id}", "GET /v1/stats",
         "POST /v1/verify", "GET /v1/connections", "GET /v1/connections/{id}", "GET /v1/info", "GET /metrics",
         "GET /healthz", "GET / (the inspector page, /push/{seq}, …)", "GET /assets/{name}",
     ]

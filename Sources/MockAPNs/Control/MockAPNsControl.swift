@@ -133,6 +133,14 @@ public protocol MockAPNsControl: Sendable {
     /// Changes the app `bundleID` on the phone `id`: `fields` are those of a scenario's `phones.<id>.apps.<bundle>`
     /// entry (`["state": "forceQuit"]`); as `updatePhone`.
     func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot
+
+    /// Every live broadcast channel (declared, then created, oldest first), with the broadcasts it took and the
+    /// message it keeps (`GET /v1/channels`).
+    func channels() async throws -> [ChannelSnapshot]
+
+    /// The live broadcast channel `id`, or `nil` when there is none (never created, or deleted)
+    /// (`GET /v1/channels/{id}`).
+    func channel(id: String) async throws -> ChannelSnapshot?
 }
 
 extension MockAPNsControl {

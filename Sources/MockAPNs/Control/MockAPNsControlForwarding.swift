@@ -114,4 +114,10 @@ extension MockAPNsControlForwarding {
     public func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
         try await forwardedControl.updatePhoneApp(id: id, bundleID: bundleID, fields)
     }
+
+    /// Every live broadcast channel.
+    public func channels() async throws -> [ChannelSnapshot] { try await forwardedControl.channels() }
+
+    /// The live broadcast channel `id`, or `nil`.
+    public func channel(id: String) async throws -> ChannelSnapshot? { try await forwardedControl.channel(id: id) }
 }

@@ -4,7 +4,7 @@ public struct ScenarioSnapshot: Sendable {
     public var name: String
     /// The document: the fields of a scenario file as JSON, which `loadScenario(yaml:)` and `PUT /v1/scenario`
     /// accept back: name, activityTypes, liveActivity, environment, unknownDevices, unknownKeys, keys, apps,
-    /// devices, fidelity, simulation, phones, rules, expect, unexpected, checks and tokenUpload (the optional
+    /// devices, fidelity, simulation, phones, rules, expect, unexpected, checks, tokenUpload and channels (the optional
     /// declarations only when set).
     public var document: JSONValue
 
@@ -45,6 +45,9 @@ public struct ScenarioSnapshot: Sendable {
             }
             if let tokenUpload = declarations.tokenUpload {
                 members.append(("tokenUpload", tokenUpload.scenarioJSON))
+            }
+            if !declarations.channels.isEmpty {
+                members.append(("channels", .array(declarations.channels.map(\.scenarioJSON))))
             }
         }
         self.document = .object(members)

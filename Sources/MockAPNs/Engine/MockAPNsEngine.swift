@@ -23,6 +23,8 @@ public final class MockAPNsEngine: Sendable {
     public let activities = ActivityRegistry()
     /// The simulated phones' state (issue 23), kept out of the world like the activities.
     public let phones = PhoneRegistry()
+    /// The broadcast channels (issue 24), kept out of the world like the activities.
+    public let channels = ChannelStore()
     /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
     public let tokenUploads: TokenUploader
     /// The recent connections: when they opened and closed, their ALPN and certificate, the control frames sent on
@@ -65,6 +67,14 @@ public final class MockAPNsEngine: Sendable {
     /// `connection` is the state of the connection it came on (its validator, provider tokens, ids); its last
     /// record's verdict is shared by this record when it says the same.
     func decide(_ request: consuming APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Reply {
+        // The router (structure.md §8b): the device API, unless the connection is the channel port's or the path a
+        // broadcast's. A device push pays one comparison for each.
+        if connection.listener == .channels {
+            return decideChannelRequest(request, receivedAt: receivedAt, connection: &connection)
+        }
+        if request.deviceToken == nil, request.path.hasPrefix(BroadcastValidator.pathPrefix) {
+            return decideBroadcast(request, receivedAt: receivedAt, connection: &connection)
+        }
         let apnsID: APNsResponse.ID =
             request.fields.apnsID.map { .text($0) } ?? .generated(connection.ids.uuid(), uppercase: true)
 

@@ -199,7 +199,10 @@ final class HTTP2Session {
         let status = response.status == 200 ? nil : values.append(String(response.status))
         let apnsID = values.append(response.id)
         let uniqueID = response.uniqueID.map { values.append($0) }
-        return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 4) { nva -> Bool in
+        // A broadcast or channel answer (one `nil` check for a device push): apns-request-id, apns-channel-id.
+        let broadcast = response.broadcast
+        let channelID = broadcast?.channelID.map { values.append($0) }
+        return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 5) { nva -> Bool in
             var count = 0
             func add(_ name: StaticString, _ value: UnsafePointer<UInt8>, _ length: Int, indexed: Bool = true) {
                 nva[count] = nghttp2_nv(
@@ -216,7 +219,14 @@ final class HTTP2Session {
                 add(":status", ok.utf8Start, ok.utf8CodeUnitCount)
             }
             // The ids differ in every answer: indexing them in HPACK's dynamic table would only evict useful entries.
-            add("apns-id", values.base + apnsID.offset, apnsID.length, indexed: false)
+            if broadcast == nil {
+                add("apns-id", values.base + apnsID.offset, apnsID.length, indexed: false)
+            } else {
+                add("apns-request-id", values.base + apnsID.offset, apnsID.length, indexed: false)
+            }
+            if let channelID {
+                add("apns-channel-id", values.base + channelID.offset, channelID.length, indexed: false)
+            }
             if let uniqueID { add("apns-unique-id", values.base + uniqueID.offset, uniqueID.length, indexed: false) }
             if hasBody {
                 let json: StaticString = "application/json"

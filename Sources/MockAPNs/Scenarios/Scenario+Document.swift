@@ -198,6 +198,8 @@ extension FidelitySettings {
             ("missingPushType", missingPushTypeIsAlert ? "alert" : "reject"),
             ("certificateEnvironmentMismatch", .string(certificateEnvironmentMismatch.rawValue)),
             ("sandboxUniqueID", .bool(sandboxUniqueID)),
+            ("undocumentedChannelForms", acceptUndocumentedChannelForms ? "accept" : "reject"),
+            ("maxChannelsPerApp", .number(String(maxChannelsPerApp))),
         ])
     }
 }

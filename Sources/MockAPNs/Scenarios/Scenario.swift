@@ -9,6 +9,13 @@ public struct ListenSettings: Sendable, Hashable {
     public var portIsPinned = false
     /// A cleartext HTTP/2 (prior knowledge) port for local debugging; `nil` for none.
     public var cleartextPort: Int?
+    /// The broadcast channel management port (APNs's `api-manage-broadcast` host, 2195 in the sandbox); 0 picks a
+    /// free one, as does an APNs `port` of 0 when the channels port is not pinned (`effectiveChannelsPort`).
+    public var channelsPort: Int = Self.defaultChannelsPort
+    /// Whether the scenario (or `serve --channels-port`) gives `channelsPort` rather than leaving the default.
+    public var channelsPortIsPinned = false
+    /// Apple's sandbox channel management port.
+    public static let defaultChannelsPort = 2195
     /// The server certificate chain (PEM file); `nil` for the embedded test certificate.
     public var certificateFile: String?
     /// The server private key (PEM file); `nil` for the embedded test key.
@@ -19,6 +26,12 @@ public struct ListenSettings: Sendable, Hashable {
     public var requestClientCertificate = true
 
     public init() {}
+
+    /// The channels port to bind: `channelsPort`, or a free one (0) when the APNs port is 0 and the channels port
+    /// is not pinned, so that a test server on a free port never takes the fixed 2195 (nor collides on it).
+    public var effectiveChannelsPort: Int {
+        port == 0 && !channelsPortIsPinned ? 0 : channelsPort
+    }
 }
 
 /// A whole simulated world plus its script: what a scenario file describes.
@@ -55,6 +68,8 @@ public struct Scenario: Sendable {
     public var tokenUpload: TokenUploadSettings?
     /// The simulated phones the scenario describes (`phones:`), by id, in their declared state.
     public var phones: [String: PhoneState] = [:]
+    /// The broadcast channels the scenario declares (`channels:`), live from the start and after every reset.
+    public var channels: [ChannelDeclaration] = []
 
     /// The declared Live Activity attributes types by Swift name.
     public var activityTypes: [String: ActivitySchema] {

@@ -9,7 +9,7 @@ extension ScenarioLoader.Reader {
         "certificateTopicNotAllowed", "keyTopicNotAllowed",
         "invalidJSONPayload", "acceptStringIssuedAt", "maxFutureIssuedAt", "providerTokenLifetime",
         "providerTokenMinimumInterval", "badEnvironmentKeyReason", "acceptUppercaseDeviceTokens", "missingPushType",
-        "certificateEnvironmentMismatch", "sandboxUniqueID",
+        "certificateEnvironmentMismatch", "sandboxUniqueID", "undocumentedChannelForms", "maxChannelsPerApp",
     ]
 
     /// The `fidelity` section: switches for open facts and the real service's HTTP/2 behaviour.
@@ -79,6 +79,12 @@ extension ScenarioLoader.Reader {
         }
         if let value = fields["sandboxUniqueID"] {
             settings.sandboxUniqueID = try value.bool()
+        }
+        if let value = fields["undocumentedChannelForms"] {
+            settings.acceptUndocumentedChannelForms = try value.choice(["accept": true, "reject": false])
+        }
+        if let value = fields["maxChannelsPerApp"] {
+            settings.maxChannelsPerApp = try value.integer(in: FidelitySettings.maxChannelsPerAppRange)
         }
         return settings
     }

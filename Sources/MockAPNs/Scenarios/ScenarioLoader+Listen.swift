@@ -4,7 +4,8 @@ extension ScenarioLoader.Reader {
     /// The `listen` section.
     func listen(_ field: Field) throws(ScenarioError) -> ListenSettings {
         let fields = try field.mapping(known: [
-            "host", "port", "cleartextPort", "certificate", "privateKey", "ca", "requestClientCertificate",
+            "host", "port", "cleartextPort", "channelsPort", "certificate", "privateKey", "ca",
+            "requestClientCertificate",
         ])
         var listen = ListenSettings()
         if let host = fields["host"] {
@@ -17,6 +18,10 @@ extension ScenarioLoader.Reader {
         }
         if let cleartextPort = fields["cleartextPort"] {
             listen.cleartextPort = try cleartextPort.integer(in: 0...65535)
+        }
+        if let channelsPort = fields["channelsPort"] {
+            listen.channelsPort = try channelsPort.integer(in: 0...65535)
+            listen.channelsPortIsPinned = true
         }
         if let certificate = fields["certificate"] {
             listen.certificateFile = try readableFile(certificate)

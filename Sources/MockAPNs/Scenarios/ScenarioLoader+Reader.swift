@@ -107,6 +107,9 @@ extension ScenarioLoader {
             if let tokenUpload = fields["tokenUpload"] {
                 scenario.tokenUpload = try self.tokenUpload(tokenUpload)
             }
+            if let channels = fields["channels"] {
+                scenario.channels = try self.channels(channels)
+            }
             scenario.relativeFilePaths = filePaths.paths
             return scenario
         }

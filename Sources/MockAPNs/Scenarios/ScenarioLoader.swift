@@ -11,7 +11,7 @@ public enum ScenarioLoader {
     static let documentFields = [
         "name", "environment", "mode", "unknownDevices", "unknownKeys", "listen", "journal", "keys", "apps",
         "devices", "rules", "fidelity", "limits", "activityTypes", "liveActivity", "expect", "unexpected", "checks",
-        "tokenUpload", "phones", "simulation",
+        "tokenUpload", "phones", "simulation", "channels",
     ]
 
     /// Reads and checks a scenario file; relative paths inside it are resolved against the file's folder.

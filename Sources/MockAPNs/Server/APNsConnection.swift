@@ -9,8 +9,13 @@ import Foundation
 struct APNsConnection {
     /// Who the client is: address, transport, ALPN, client certificate (filled in by the TLS handshake).
     var info: ConnectionInfo {
-        didSet { usesCertificateAuth = info.usesCertificateAuth }
+        didSet {
+            usesCertificateAuth = info.usesCertificateAuth
+            listener = info.listener
+        }
     }
+    /// `info.listener`, kept apart for the router's one comparison per request (as `usesCertificateAuth`).
+    private(set) var listener: Listener.Kind
     /// `info.usesCertificateAuth`, kept as a flag: asked on every answer, and reading it through `info` copied the
     /// optional certificate (about 15 ns a push).
     private var usesCertificateAuth: Bool
@@ -36,6 +41,7 @@ struct APNsConnection {
     init(info: ConnectionInfo, engine: MockAPNsEngine) {
         self.info = info
         usesCertificateAuth = info.usesCertificateAuth
+        listener = info.listener
         worldGeneration = engine.generation
         clockMoves = engine.providerTokenClock.moves
         validator = APNsValidator(

@@ -16,12 +16,15 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var alpn: String?
     /// The client certificate presented over mutual TLS; `nil` for a token-based connection.
     public var clientCertificate: APNsClientCertificate?
+    /// Which listener accepted it: the APNs port (`.device`) or the channel management port (`.channels`).
+    public var listener: Listener.Kind
 
     public init(
         id: UInt64, remoteAddress: String, transport: Transport = .tls, alpn: String? = "h2",
-        clientCertificate: APNsClientCertificate? = nil
+        clientCertificate: APNsClientCertificate? = nil, listener: Listener.Kind = .device
     ) {
         self.id = id
+        self.listener = listener
         self.remoteAddress = remoteAddress
         self.transport = transport
         self.alpn = alpn

@@ -16,6 +16,8 @@ public struct ListenFailure: Error, Sendable, CustomStringConvertible {
         public static let apns = Role(description: "the APNs port")
         /// The cleartext HTTP/2 debugging port.
         public static let cleartext = Role(description: "the cleartext HTTP/2 port")
+        /// The broadcast channel management port (HTTP/2 over TLS).
+        public static let channels = Role(description: "the channels port")
         /// The control API (HTTP/1.1 + JSON).
         public static let control = Role(description: "the control API")
         /// The inspector over a journal file (`mock-apns inspect`).

@@ -5,7 +5,8 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// A running mock APNs: the TLS listener (and an optional cleartext one), the engine, the journal.
+/// A running mock APNs: the TLS listener, the broadcast channel management listener (and an optional cleartext
+/// one), the engine, the journal.
 ///
 /// ```swift
 /// let server = try await MockAPNsServer.start(scenario: .embeddedDefault(port: 0))
@@ -24,6 +25,8 @@ public final class MockAPNsServer: Sendable {
     public let port: Int
     /// The cleartext HTTP/2 port actually bound, if one was asked for.
     public let cleartextPort: Int?
+    /// The broadcast channel management port actually bound (HTTP/2 over TLS, the same certificate and auth).
+    public let channelsPort: Int
     /// The host the listeners are bound to.
     public let host: String
     /// The PEM of the CA clients must trust (the embedded test CA unless the scenario names another).
@@ -48,13 +51,15 @@ public final class MockAPNsServer: Sendable {
     public static let shutdownGracePeriod = Duration.seconds(5)
 
     private init(
-        engine: MockAPNsEngine, scenario: Scenario, port: Int, cleartextPort: Int?, host: String, caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
+        engine: MockAPNsEngine, scenario: Scenario, port: Int, cleartextPort: Int?, channelsPort: Int, host: String,
+        caPEM: String?, group: MultiThreadedEventLoopGroup, ownsGroup: Bool, listeners: [Channel],
         connections: ConnectionRegistry, logger: Logger
     ) {
         self.engine = engine
         self.scenario = scenario
         self.port = port
         self.cleartextPort = cleartextPort
+        self.channelsPort = channelsPort
         self.host = host
         self.caPEM = caPEM
         self.startedAt = engine.clock.now()
@@ -127,6 +132,12 @@ public final class MockAPNsServer: Sendable {
                 metrics: metrics, connections: connections, limits: scenario.limits, connectionLog: connectionLog,
                 trustedCAFile: trustedCAFile, logger: logger)
             listeners.append(tlsListener)
+            role = .channels
+            listeners.append(
+                try await bind(
+                    host: listen.host, port: listen.effectiveChannelsPort, group: group, engine: engine,
+                    tlsContext: tlsContext, metrics: metrics, connections: connections, limits: scenario.limits,
+                    connectionLog: connectionLog, trustedCAFile: trustedCAFile, logger: logger, listener: .channels))
             if let cleartextPort = listen.cleartextPort {
                 role = .cleartext
                 listeners.append(
@@ -136,14 +147,20 @@ public final class MockAPNsServer: Sendable {
                         connectionLog: connectionLog, trustedCAFile: trustedCAFile, logger: logger))
             }
         } catch {
-            let port = role == .apns ? listen.port : listen.cleartextPort ?? 0
+            let port =
+                switch role {
+                case .apns: listen.port
+                case .channels: listen.effectiveChannelsPort
+                default: listen.cleartextPort ?? 0
+                }
             for listener in listeners { try? await listener.close() }
             if eventLoopGroup == nil { try? await group.shutdownGracefully() }
             throw ListenFailure(role: role, host: listen.host, port: port, error: error)
         }
         return MockAPNsServer(
             engine: engine, scenario: scenario, port: listeners[0].localAddress?.port ?? listen.port,
-            cleartextPort: listeners.count > 1 ? listeners[1].localAddress?.port : nil, host: listen.host,
+            cleartextPort: listeners.count > 2 ? listeners[2].localAddress?.port : nil,
+            channelsPort: listeners[1].localAddress?.port ?? listen.effectiveChannelsPort, host: listen.host,
             caPEM: caPEM, group: group, ownsGroup: eventLoopGroup == nil, listeners: listeners,
             connections: connections, logger: logger)
     }
@@ -151,7 +168,7 @@ public final class MockAPNsServer: Sendable {
     private static func bind(
         host: String, port: Int, group: MultiThreadedEventLoopGroup, engine: MockAPNsEngine, tlsContext: TLSContext?,
         metrics: ServerMetrics, connections: ConnectionRegistry, limits: ConnectionLimits,
-        connectionLog: RateLimitedLog, trustedCAFile: String?, logger: Logger
+        connectionLog: RateLimitedLog, trustedCAFile: String?, logger: Logger, listener: Listener.Kind = .device
     ) async throws -> Channel {
         let cap = ConnectionCap(limit: limits.maxConnections)
         return try await ServerBootstrap(group: group)
@@ -180,7 +197,7 @@ public final class MockAPNsServer: Sendable {
                 }
                 let info = ConnectionInfo(
                     id: id, remoteAddress: remote, transport: tlsContext == nil ? .cleartext : .tls,
-                    alpn: tlsContext == nil ? "h2c" : nil)
+                    alpn: tlsContext == nil ? "h2c" : nil, listener: listener)
                 connections.add(id, channel)
                 channel.closeFuture.whenComplete { _ in connections.remove(id) }
                 do {

@@ -45,6 +45,14 @@ public struct FidelitySettings: Sendable, Hashable {
     public var certificateEnvironmentMismatch = CertificateEnvironmentMismatch.goaway
     /// Whether sandbox 200 answers carry `apns-unique-id` (error answers never do). doc
     public var sandboxUniqueID = true
+    /// Whether the channel management port takes the forms APNSwift sends and Apple does not document: the channel
+    /// id in the path (`/channels/<id>`) and `GET …/channels` with no id as the list (open). Noted on the record
+    /// either way; `false` answers them as Apple documents (404 BadPath, 400 MissingChannelId).
+    public var acceptUndocumentedChannelForms = true
+    /// How many channels an app may have in one environment; one more is 400 CannotCreateChannelConfig. doc
+    public var maxChannelsPerApp = 10_000
+    /// The range `maxChannelsPerApp` may be set in.
+    public static let maxChannelsPerAppRange = 1...ChannelStore.maxChannels
 
     /// What happens to a connection whose client certificate is for the other environment.
     public enum CertificateEnvironmentMismatch: String, Sendable, Hashable, CaseIterable {

@@ -48,7 +48,10 @@ struct ServeReadyTests {
         let started = try Self.start([])
         defer { started.stop() }
         let json = try #require(started.json, "not JSON: \(started.line)\n\(started.errors)")
-        let keys = ["apnsURL", "controlURL", "caFile", "keyFile", "keyID", "teamID", "pid", "version", "environment"]
+        let keys = [
+            "apnsURL", "channelsURL", "controlURL", "caFile", "keyFile", "keyID", "teamID", "pid", "version",
+            "environment",
+        ]
         guard case .object(let members) = json else { Issue.record("not an object: \(started.line)"); return }
         #expect(members.map(\.0) == keys)
         #expect(json["apnsURL"]?.stringValue?.hasPrefix("https://127.0.0.1:") == true)

@@ -36,8 +36,8 @@ struct InspectorAPITests {
             #expect(
                 Self.memberNames(info)
                     == [
-                        "mode", "file", "warnings", "version", "apnsURL", "controlURL", "readOnly", "run", "caFile",
-                        "keyFile", "keyID", "teamID", "pid", "environment",
+                        "mode", "file", "warnings", "version", "apnsURL", "channelsURL", "controlURL", "readOnly",
+                        "run", "caFile", "keyFile", "keyID", "teamID", "pid", "environment",
                     ])
             // What a client needs (issue 25): the key and team, this process, the environment; no files were named
             // to this in-process server (serve --ready-json's test checks them).
@@ -47,6 +47,7 @@ struct InspectorAPITests {
             #expect(info["mode"] == "live" && info["file"] == .null && info["warnings"] == [])
             #expect(info["version"] == .string(MockAPNsVersion.current))
             #expect(info["apnsURL"] == .string("https://127.0.0.1:\(server.port)"))
+            #expect(info["channelsURL"] == .string("https://127.0.0.1:\(server.channelsPort)"))
             #expect(info["controlURL"] == .string(control.url))
             #expect(info["readOnly"] == false && info["run"] == false)
         }

@@ -5,9 +5,9 @@ import Testing
 ///
 /// The server runs from the package root on free ports with the embedded default world. Before the snippet,
 /// the device `TOKEN` (`0123456789abcdef` × 4) is added for `com.example.app` and two pushes are sent to it, so
-/// the reading examples have something to read. In the snippet's text `2197` and `2190` become the server's APNs
-/// and control ports; `MOCK_APNS_CONTROL_URL` points the CLI at it, `mock-apns` is the build under test and
-/// `python3` the clients venv's.
+/// the reading examples have something to read. In the snippet's text `2197`, `2195` and `2190` become the server's
+/// APNs, channel management and control ports; `MOCK_APNS_CONTROL_URL` points the CLI at it, `mock-apns` is the
+/// build under test and `python3` the clients venv's.
 /// Shell snippets run with `set -euo pipefail` and `curl --fail-with-body`; Python snippets run with the
 /// clients venv, where a `requests` answer of 400 or more fails the snippet. A refused call fails the block.
 enum DocSnippetRunner {
@@ -71,6 +71,7 @@ enum DocSnippetRunner {
         let body = (snippet.setup + snippet.text)
             .replacingOccurrences(of: "2197", with: String(server.apnsPort))
             .replacingOccurrences(of: "2190", with: String(server.controlPort))
+            .replacingOccurrences(of: "2195", with: String(server.channelsPort))
         let script = (interpreter == .bash ? bashPrelude : pythonPrelude) + body
         if snippet.directive == .background {
             let result = try await run(script, interpreter: interpreter, server: server, timeout: 3)
@@ -181,11 +182,14 @@ final class MockServerProcess: @unchecked Sendable {
     let process: ChildProcess
     let apnsPort: Int
     let controlPort: Int
+    /// The broadcast channel management port.
+    let channelsPort: Int
 
-    private init(process: ChildProcess, apnsPort: Int, controlPort: Int) {
+    private init(process: ChildProcess, apnsPort: Int, controlPort: Int, channelsPort: Int) {
         self.process = process
         self.apnsPort = apnsPort
         self.controlPort = controlPort
+        self.channelsPort = channelsPort
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -218,12 +222,14 @@ final class MockServerProcess: @unchecked Sendable {
             guard let range = text.range(of: prefix) else { return nil }
             return Int(text[range.upperBound...].prefix { $0.isNumber })
         }
-        guard let apns = port(after: "https://127.0.0.1:"), let control = port(after: "http://127.0.0.1:") else {
+        guard let apns = port(after: "https://127.0.0.1:"), let control = port(after: "http://127.0.0.1:"),
+            let channels = port(after: "(HTTP/2, TLS)  https://127.0.0.1:")
+        else {
             process.terminate()
             process.waitUntilExit()
             throw Failure(description: "no APNs or control URL in the banner:\n\(text)")
         }
-        return MockServerProcess(process: process, apnsPort: apns, controlPort: control)
+        return MockServerProcess(process: process, apnsPort: apns, controlPort: control, channelsPort: channels)
     }
 
     /// Stops the server with SIGTERM and waits for it.

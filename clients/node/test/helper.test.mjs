@@ -31,6 +31,8 @@ describe('a started server', () => {
     assert.match(mock.caPEM, /BEGIN CERTIFICATE/);
     assert.ok(existsSync(mock.keyFile));
     assert.equal(mock.env.MOCK_APNS_URL, mock.apnsURL);
+    assert.match(mock.channelsURL, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(mock.env.MOCK_APNS_CHANNELS_URL, mock.channelsURL);
     assert.equal(mock.env.MOCK_APNS_KEY_ID, 'TESTKEY001');
   });
 

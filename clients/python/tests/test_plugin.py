@@ -29,6 +29,8 @@ PUSH_AND_EXPECT = """
 
     def test_each_test_starts_empty(mock_apns):
         assert mock_apns.records() == []
+        assert mock_apns.channels_url.startswith("https://127.0.0.1:")
+        assert mock_apns.env["MOCK_APNS_CHANNELS_URL"] == mock_apns.channels_url
 """
 
 

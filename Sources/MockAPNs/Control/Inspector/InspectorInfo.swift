@@ -20,6 +20,8 @@ public struct InspectorInfo: Sendable, Hashable {
     public var warnings: [String]
     /// The mock's APNs URL (`https://127.0.0.1:2197`); `nil` for a journal file.
     public var apnsURL: String?
+    /// The mock's broadcast channel management URL (`https://127.0.0.1:2195`); `nil` for a journal file.
+    public var channelsURL: String?
     /// Whether the routes that change something answer 409 (a journal file).
     public var readOnly: Bool
     /// Whether the mock runs under `mock-apns run` (a scenario with expectations, checked at the end).
@@ -83,9 +85,11 @@ public struct InspectorInfo: Sendable, Hashable {
             keyFile: (scenarioKey?.path ?? testFiles.keyFile).map(absolute),
             keyID: scenarioKey?.keyID ?? TestCredentials.keyID, teamID: scenarioKey?.teamID ?? TestCredentials.teamID,
             environment: server.engine.world.environment, pid: ProcessInfo.processInfo.processIdentifier)
-        return InspectorInfo(
+        var info = InspectorInfo(
             mode: .live, file: journalFile, warnings: [], apnsURL: server.url, readOnly: false, run: run,
             client: client)
+        info.channelsURL = server.channelsURL
+        return info
     }
 
     /// The journal file at `path`, read back with `warnings`.
@@ -94,22 +98,27 @@ public struct InspectorInfo: Sendable, Hashable {
     }
 
     /// The answer of `GET /v1/info`, served at `controlURL`: `mode`, `file`, `warnings`, `version`, `apnsURL`,
-    /// `controlURL`, `readOnly`, `run`, then `caFile`, `keyFile`, `keyID`, `teamID`, `pid` and `environment`,
-    /// always present (`null` when empty, as the last six are for a journal file), in this order.
+    /// `channelsURL`, `controlURL`, `readOnly`, `run`, then `caFile`, `keyFile`, `keyID`, `teamID`, `pid` and
+    /// `environment`, always present (`null` when empty, as the last six are for a journal file), in this order.
     func json(controlURL: String) -> JSONValue {
         .object([
             ("mode", .string(mode.rawValue)), ("file", file.map { .string($0) } ?? .null),
             ("warnings", .array(warnings.map { .string($0) })), ("version", .string(MockAPNsVersion.current)),
-            ("apnsURL", apnsURL.map { .string($0) } ?? .null), ("controlURL", .string(controlURL)),
+            ("apnsURL", apnsURL.map { .string($0) } ?? .null),
+            ("channelsURL", channelsURL.map { .string($0) } ?? .null), ("controlURL", .string(controlURL)),
             ("readOnly", .bool(readOnly)), ("run", .bool(run)),
         ] + clientMembers)
     }
 
-    /// The line `serve --ready-json` prints: `apnsURL`, `controlURL` (`null` with `--no-control`), `caFile`,
-    /// `keyFile`, `keyID`, `teamID`, `pid`, `version` and `environment`, the same values as `GET /v1/info`'s.
+    /// The line `serve --ready-json` prints: `apnsURL`, `channelsURL`, `controlURL` (`null` with `--no-control`),
+    /// `caFile`, `keyFile`, `keyID`, `teamID`, `pid`, `version` and `environment`, the same values as
+    /// `GET /v1/info`'s.
     public func readyJSON(controlURL: String?) -> String {
         let members: [(String, JSONValue)] =
-            [("apnsURL", apnsURL.map { .string($0) } ?? .null), ("controlURL", controlURL.map { .string($0) } ?? .null)]
+            [
+                ("apnsURL", apnsURL.map { .string($0) } ?? .null), ("channelsURL", channelsURL.map { .string($0) } ?? .null),
+                ("controlURL", controlURL.map { .string($0) } ?? .null),
+            ]
             + clientMembers.filter { $0.0 != "environment" }
             + [("version", .string(MockAPNsVersion.current))] + clientMembers.filter { $0.0 == "environment" }
         return JSONValue.object(members).jsonText

@@ -82,6 +82,8 @@ class MockAPNs:
         self.attached = process is None
         self.default_timeout = default_timeout
         self.apns_url: str = info["apnsURL"]
+        # The broadcast channel management URL (None from a server older than channels).
+        self.channels_url: Optional[str] = info.get("channelsURL")
         self.control_url: str = control.url
         self.ca_file: Optional[str] = info.get("caFile")
         self.key_file: Optional[str] = info.get("keyFile")
@@ -172,6 +174,8 @@ class MockAPNs:
             "MOCK_APNS_KEY_ID": self.key_id,
             "MOCK_APNS_TEAM_ID": self.team_id,
         }
+        if self.channels_url:
+            variables["MOCK_APNS_CHANNELS_URL"] = self.channels_url
         if self.ca_file:
             variables["MOCK_APNS_CA_FILE"] = self.ca_file
         if self.key_file:

@@ -1,0 +1,21 @@
+import Foundation
+import Hummingbird
+
+extension ControlHandlers {
+    /// Adds the broadcast channel routes (issue 24) to `router`.
+    func registerChannels(on router: Router<BasicRequestContext>) {
+        router.get("/v1/channels") { _, _ in
+            let channels = try await self.server.channels()
+            return ControlResponse.json(
+                .object([("count", .number(String(channels.count))), ("channels", .array(channels.map(\.json)))]))
+        }
+        router.get("/v1/channels/{id}") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            let decoded = id.removingPercentEncoding ?? id
+            guard let channel = try await self.server.channel(id: decoded) else {
+                throw InProcessControl.unknownChannel(decoded)
+            }
+            return ControlResponse.json(channel.json)
+        }
+    }
+}
