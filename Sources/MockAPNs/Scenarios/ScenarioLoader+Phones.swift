@@ -78,7 +78,12 @@ extension ScenarioLoader.Reader {
     /// A Focus: `name` (required) and who may interrupt.
     func focus(_ field: Field) throws(ScenarioError) -> PhoneFocus {
         let fields = try field.mapping(known: Self.focusFields)
-        var focus = PhoneFocus(name: try fields.required("name").string())
+        let nameField = try fields.required("name")
+        let name = try nameField.string()
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw nameField.error("a Focus needs a name, such as Work or Sleep")
+        }
+        var focus = PhoneFocus(name: name)
         if let value = fields["allowedApps"] {
             for app in try value.list() { focus.allowedApps.append(try bundleID(app)) }
         }

@@ -150,6 +150,13 @@ struct PhoneAPIEndToEndTests {
             let range = try await ControlCurl.call(
                 "PATCH", control, "/v1/phones/alice/apps/com.example.app", body: #"{"voipFailures": -1}"#)
             #expect(range.status == 400)
+            let spaced = try await ControlCurl.call(
+                "PATCH", control, "/v1/phones/alice/apps/com%20example", body: #"{"state": "forceQuit"}"#)
+            #expect(spaced.status == 400 && spaced.error?.contains("not a bundle id") == true, "\(spaced.text)")
+            let unnamed = try await ControlCurl.call(
+                "PATCH", control, "/v1/phones/alice", body: #"{"focus": {"name": " "}}"#)
+            #expect(
+                unnamed.status == 400 && unnamed.error?.contains("a Focus needs a name") == true, "\(unnamed.text)")
             #expect(server.journal.records().allSatisfy { $0.kind != .phone }, "nothing changed, nothing recorded")
             let alice = try await ControlCurl.call("GET", control, "/v1/phones/alice")
             #expect(alice.json?["state"]?["online"] == true)
