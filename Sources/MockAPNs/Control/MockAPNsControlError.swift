@@ -17,6 +17,17 @@ public struct MockAPNsControlError: Error, Sendable, Hashable, CustomStringConve
         self.message = message
     }
 
+    /// The same refusal whichever way it came: `status` and `message` (not `overHTTP`).
+    public static func == (lhs: MockAPNsControlError, rhs: MockAPNsControlError) -> Bool {
+        lhs.status == rhs.status && lhs.message == rhs.message
+    }
+
+    /// Hashes `status` and `message`, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(message)
+    }
+
     /// The message; `message (HTTP status)` for a refusal that came over HTTP.
     public var description: String { overHTTP ? "\(message) (HTTP \(status))" : message }
 

@@ -182,7 +182,7 @@ struct DeviceExpectationEndToEndTests {
                     device: .applied, matching: JournalQuery(deviceWarnings: false), count: 1)
                 #expect(clean.map(\.sequence) == [3])
                 try await target.expectNoPush(device: .throttled)
-                let failure = await #expect(throws: MockAPNsExpectationFailure.self) {
+                let failure = await TestingLibraryTests.failure {
                     try await target.expectPush(
                         device: .applied, matching: JournalQuery(topic: "com.example.app.push-type.liveactivity"),
                         count: 3, timeout: .milliseconds(100))

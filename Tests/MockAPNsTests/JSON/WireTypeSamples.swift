@@ -123,6 +123,9 @@ enum WireTypeSamples {
             byConnection: ["1": 4, "2": 3], openConnections: 1, totalConnections: 2)
         stats.controlFramesSent = HTTP2ControlFrameCounts(
             settings: 2, settingsAcks: 2, pingAcks: 1, windowUpdates: 9, rstStreams: 1, goaways: 1)
+        stats.failedHandshakes = 3
+        stats.lastFailedHandshake = FailedHandshake(
+            at: at, kind: "untrusted", message: "TLS handshake failed: the client does not trust the server certificate")
         return stats
     }
 
