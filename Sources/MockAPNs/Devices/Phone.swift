@@ -35,6 +35,11 @@ public struct Phone: Sendable {
     public var held: [String: HeldPush] = [:]
     /// The push that shows each `apns-collapse-id`, by bundle id and collapse id.
     var collapsed: [CollapseKey: PushNumber] = [:]
+    /// The pushes APNs stores for the phone while it is offline, by slot (`StoredPush.slot`).
+    var stored: [String: StoredPush] = [:]
+    /// When the first push after an app's deletion reached the phone, by bundle id: the token answers 410 from
+    /// `unregisteredAfter` later on (phone.md §1 step 1). Cleared when the app is installed again.
+    var uninstalledReached: [String: Date] = [:]
     /// `collapsed`'s keys, oldest first, so that the oldest is forgotten past `collapseLimit`.
     var collapseOrder: [CollapseKey] = []
 

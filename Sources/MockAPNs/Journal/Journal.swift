@@ -22,6 +22,26 @@ public final class Journal: Sendable {
             _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
             file: JournalFile?
         ) -> UInt64 {
+            let events = record.followingEvents
+            // Read before `keepOne`, which may swap a dropped record into `record`.
+            let receivedAt = record.receivedAt
+            let sequence = keepOne(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+            // The later events of other pushes this push gave (rare): right after it, numbered after it. Observers
+            // get the push, then its events (`keptEvents`).
+            if !events.isEmpty, !observers.isEmpty, let newest = records.newest { keptEvents.append(newest) }
+            for event in events {
+                var eventRecord = JournalRecord(event: event, receivedAt: receivedAt)
+                _ = keepOne(&eventRecord, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+                if !observers.isEmpty, let newest = records.newest { keptEvents.append(newest) }
+            }
+            return sequence
+        }
+
+        /// Numbers `record`, writes it, counts it and keeps it (`keep` without the events that follow it).
+        private mutating func keepOne(
+            _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
+            file: JournalFile?
+        ) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
             record.noteSequence(sequence)
@@ -44,6 +64,9 @@ public final class Journal: Sendable {
             bytes -= record.journalBytes
             counts.countDropped()
         }
+        /// The push `keep` kept and the event records it appended after it, for the observers; empty unless someone
+        /// observes and the push had events.
+        var keptEvents: [JournalRecord] = []
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
     }
@@ -94,17 +117,23 @@ public final class Journal: Sendable {
     @discardableResult
     public func append(_ record: consuming JournalRecord) -> UInt64 {
         var record = record
-        var observed: (observers: [Observer], record: JournalRecord)?
+        var observed: (observers: [Observer], record: JournalRecord, events: [JournalRecord])?
         let sequence = state.withLockedValue { state in
-            if !state.observers.isEmpty { observed = (state.observers, record) }
+            if !state.observers.isEmpty { observed = (state.observers, record, []) }
             let sequence = metrics.countingRequests { counts in
                 state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
             }
             observed?.record.sequence = sequence
+            if !state.keptEvents.isEmpty {
+                observed?.events = Array(state.keptEvents.dropFirst())
+                state.keptEvents.removeAll()
+            }
             return sequence
         }
         if let observed {
-            for entry in observed.observers { entry.observer(observed.record) }
+            for record in [observed.record] + observed.events {
+                for entry in observed.observers { entry.observer(record) }
+            }
         }
         return sequence
     }
@@ -135,7 +164,13 @@ public final class Journal: Sendable {
                     if let entry { numbered.append((entry, sequence)) }
                     // The newest record, as kept (numbered): observers get copies after the lock.
                     if observed != nil, let newest = state.records.newest {
-                        observed?.records.append(newest)
+                        if state.keptEvents.isEmpty {
+                            observed?.records.append(newest)
+                        } else {
+                            // The push, then its events (`newest` is the last event).
+                            observed?.records.append(contentsOf: state.keptEvents)
+                            state.keptEvents.removeAll()
+                        }
                     }
                 }
             }
