@@ -99,7 +99,7 @@ extension InProcessControl {
             }
             journal.append(JournalRecord(kind: .phone, receivedAt: now, members: members))
         }
-        for event in events { journal.append(JournalRecord(event: event, receivedAt: now)) }
+        journal.append(events: events, receivedAt: now)
         return snapshots(of: [target], world: world)[0]
     }
 

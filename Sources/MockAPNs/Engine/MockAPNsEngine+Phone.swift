@@ -54,7 +54,7 @@ extension MockAPNsEngine {
         let now = clock.now()
         let setup = world.phone
         let events = phones.settleAll { $0.settleStorage(now: now, setup: setup) }
-        for event in events { journal.append(JournalRecord(event: event, receivedAt: now)) }
+        journal.append(events: events, receivedAt: now)
     }
 
     /// The push type named `name`, when the phone plays it beyond Live Activities (a switch: it runs per push).

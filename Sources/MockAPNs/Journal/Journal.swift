@@ -26,16 +26,47 @@ public final class Journal: Sendable {
             // Read before `keepOne`, which may swap a dropped record into `record`.
             let receivedAt = record.receivedAt
             let sequence = keepOne(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
-            // The later events of other pushes this push gave (rare): right after it, numbered after it. Observers
-            // get the push, then its events (`keptEvents`).
-            if !events.isEmpty, !observers.isEmpty, let newest = records.newest { keptEvents.append(newest) }
+            // The later events this push gave (rare), and those that waited for it: right after it. Observers get
+            // the push, then its events (`keptEvents`).
+            if !events.isEmpty || !pendingEvents.isEmpty {
+                let newest = observers.isEmpty ? nil : records.newest
+                let kept = keepEvents(
+                    events, receivedAt: receivedAt, counts: &counts, capacity: capacity, maxBytes: maxBytes,
+                    file: file)
+                if kept > 0, let newest { keptEvents.insert(newest, at: keptEvents.count - kept) }
+            }
+            return sequence
+        }
+
+        /// Keeps `events` as `device-event` records, observed at `receivedAt`, with those that waited for their
+        /// push's record and have it now; an event whose push has no record yet (a state change or a push on
+        /// another connection got there first) waits for it, up to `pendingLimit`. Answers how many were kept.
+        mutating func keepEvents(
+            _ events: [DeviceEvent], receivedAt: Date, counts: inout ServerMetrics.RequestCounts, capacity: Int,
+            maxBytes: Int, file: JournalFile?
+        ) -> Int {
+            var ready: [DeviceEvent] = []
+            if !pendingEvents.isEmpty {
+                ready = pendingEvents.filter { $0.push.sequence != nil }
+                pendingEvents.removeAll { $0.push.sequence != nil }
+            }
             for event in events {
+                if event.push.sequence == nil, pendingEvents.count < Self.pendingLimit {
+                    pendingEvents.append(event)
+                } else {
+                    ready.append(event)
+                }
+            }
+            for event in ready {
                 var eventRecord = JournalRecord(event: event, receivedAt: receivedAt)
                 _ = keepOne(&eventRecord, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
                 if !observers.isEmpty, let newest = records.newest { keptEvents.append(newest) }
             }
-            return sequence
+            return ready.count
         }
+
+        /// The most events that wait for their push's record (past it, one is written with `"push": null`).
+        static let pendingLimit = 10_000
 
         /// Numbers `record`, writes it, counts it and keeps it (`keep` without the events that follow it).
         private mutating func keepOne(
@@ -67,6 +98,8 @@ public final class Journal: Sendable {
         /// The push `keep` kept and the event records it appended after it, for the observers; empty unless someone
         /// observes and the push had events.
         var keptEvents: [JournalRecord] = []
+        /// Events whose push has no record yet, in order.
+        var pendingEvents: [DeviceEvent] = []
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
     }
@@ -136,6 +169,27 @@ public final class Journal: Sendable {
             }
         }
         return sequence
+    }
+
+    /// Appends `events` as `device-event` records observed at `receivedAt` (a phone settled by a state change or a
+    /// clock move), in order; an event whose push has no record yet is appended right after it.
+    func append(events: [DeviceEvent], receivedAt: Date) {
+        guard !events.isEmpty else { return }
+        var observed: (observers: [Observer], records: [JournalRecord])?
+        state.withLockedValue { state in
+            metrics.countingRequests { counts in
+                _ = state.keepEvents(
+                    events, receivedAt: receivedAt, counts: &counts, capacity: capacity, maxBytes: maxBytes,
+                    file: file)
+            }
+            if !state.observers.isEmpty { observed = (state.observers, state.keptEvents) }
+            state.keptEvents.removeAll()
+        }
+        if let observed {
+            for record in observed.records {
+                for entry in observed.observers { entry.observer(record) }
+            }
+        }
     }
 
     /// Appends `records` in order under one lock (a connection's answers to one read), and counts them with one
