@@ -5,14 +5,14 @@ extension PhoneWalk {
     /// the first push that reached the phone without the app, the token is out of use and APNs answers 410 with that
     /// first push's time (`unregisteredSince`).
     mutating func uninstalled(on phone: inout Phone) -> DeviceOutcome {
-        let since: Date
-        if let first = phone.uninstalledReached[bundleID] {
-            since = first
-        } else {
+        // The first push after the deletion reaches the phone and gets its 200 whatever the delay: from then on
+        // the token is out of use.
+        let first = phone.uninstalledReached[bundleID]
+        if first == nil {
             phone.uninstalledReached[bundleID] = now
             changed = true
-            since = now
         }
+        let since = first ?? now
         guard let after = settings.unregisteredAfter else {
             notes.append("open: unregisteredAfter = never")
             return decided(
@@ -21,7 +21,7 @@ extension PhoneWalk {
                     + "(unregisteredAfter: never)")
         }
         let turns = since.addingTimeInterval(after)
-        if now >= turns {
+        if first != nil, now >= turns {
             unregisteredSince = since
             return decided(
                 .discarded, .appUninstalled,

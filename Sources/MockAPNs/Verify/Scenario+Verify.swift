@@ -13,7 +13,8 @@ extension Scenario {
     public func verify(
         _ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0, tokenUploads: [TokenUpload] = []
     ) -> VerifyReport {
-        let records = records.filter { $0.kind == .devicePush }
+        // Each push joined with its later events (`device:` sees them), then only the pushes.
+        let records = records.joiningDeviceEvents().filter { $0.kind == .devicePush }
         // `token: { issuedFrom: … }` names tokens the phone issued in this run: look them up in its records first.
         let issued = IssuedTokenCondition.issued(in: records)
         var scenario = self
