@@ -196,16 +196,25 @@ extension InProcessControl {
         var records: [String: [(record: JournalRecord, device: DeviceOutcome, at: Date)]] = [:]
         // The stored pushes of the wanted phones, by sequence: their `delivered` events carry what the phone did.
         var stored: [UInt64: (id: String, record: JournalRecord)] = [:]
+        // The phone of each token text as sent (most records repeat a few): parsed once each.
+        var phoneOfText: [String: String?] = [:]
         for record in journal.records() {
             if let event = record.deviceEvent {
                 guard let device = event.device, let push = stored[event.push] else { continue }
                 records[push.id, default: []].append((push.record, device, event.at))
                 continue
             }
-            guard record.kind == .devicePush, let device = record.device,
-                let token = record.deviceToken.flatMap(DeviceToken.init)?.hex, let id = phoneOf[token],
-                wanted.contains(id)
-            else { continue }
+            guard record.kind == .devicePush, let device = record.device, let text = record.deviceToken else {
+                continue
+            }
+            let found: String?
+            if let known = phoneOfText[text] {
+                found = known
+            } else {
+                found = DeviceToken(text).flatMap { phoneOf[$0.hex] }.flatMap { wanted.contains($0) ? $0 : nil }
+                phoneOfText[text] = .some(found)
+            }
+            guard let id = found else { continue }
             if device.kind == .stored { stored[record.sequence] = (id, record) }
             records[id, default: []].append((record, device, record.receivedAt))
         }

@@ -129,19 +129,23 @@ extension PhoneSnapshot {
         var badges: [String: Int] = [:]
         for (record, device, at) in records.reversed() {
             guard let topic = record.topic else { continue }
+            var listed = [.shown, .shownQuietly, .withheld].contains(device.kind)
+            if listed, let collapseID = record.request.fields.collapseID {
+                listed = collapsed[topic, default: []].insert(collapseID).inserted
+            }
+            if listed { counts[topic, default: 0] += 1 }
+            let shows = listed && counts[topic, default: 0] <= limit
+            let mayBadge = badges[topic] == nil && Self.mentionsBadge(record.payload)
+            // Past the listed notifications and the badge, a push is only counted: its payload is not parsed.
+            guard shows || mayBadge else { continue }
             let app = setup.app(topic)
             let facts = PushFacts(record.payloadJSON)
-            if badges[topic] == nil, let badge = Self.badge(record, device, facts, app) { badges[topic] = badge }
-            guard [.shown, .shownQuietly, .withheld].contains(device.kind) else { continue }
-            if let collapseID = record.request.fields.collapseID {
-                guard collapsed[topic, default: []].insert(collapseID).inserted else { continue }
-            }
+            if mayBadge, let badge = Self.badge(record, device, facts, app) { badges[topic] = badge }
+            guard shows else { continue }
             var notification = Notification(
                 sequence: record.sequence, at: at, outcome: device.kind, rule: device.rule,
                 title: facts.title, subtitle: facts.subtitle, body: facts.body, threadID: facts.threadID,
                 collapseID: record.request.fields.collapseID)
-            counts[topic, default: 0] += 1
-            guard counts[topic, default: 0] <= limit else { continue }
             Self.applyExtension(record, device, app, to: &notification)
             lists[topic, default: []].append(notification)
         }
@@ -182,6 +186,16 @@ extension PhoneSnapshot {
             }
         }
         return threads
+    }
+
+    /// Whether `payload` has the bytes `"badge"` at all: only then can it set a badge (a cheap test before parsing).
+    private static func mentionsBadge(_ payload: [UInt8]) -> Bool {
+        let word = Array(#""badge""#.utf8)
+        guard payload.count >= word.count else { return false }
+        for start in 0...(payload.count - word.count) where payload[start] == word[0] {
+            if payload[start..<start + word.count].elementsEqual(word) { return true }
+        }
+        return false
     }
 
     /// The badge a push left: `aps.badge` of a push that showed or applied it, unless the person turned badges off
