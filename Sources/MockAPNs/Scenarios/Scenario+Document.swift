@@ -121,7 +121,10 @@ extension ScenarioExpectation {
     /// expectation back (but its `line`).
     public var scenarioJSON: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
-        if sequence.isEmpty {
+        if let notificationCenter {
+            members.append(("notificationCenter", notificationCenter.scenarioJSON))
+            members.append(("count", Self.countJSON(count)))
+        } else if sequence.isEmpty {
             if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
             members.append(("count", Self.countJSON(count)))
         } else {

@@ -129,4 +129,50 @@ struct PhoneDeliveryJournalTests {
         #expect(events.last?.device?.kind == .shown)
         #expect(read.map(\.sequence) == Array(1...7))
     }
+
+    @Test("expect: notificationCenter counts what the phone lists at the end: collapses and deliveries from storage")
+    func notificationCenterExpectations() async throws {
+        let yaml = """
+            phones:
+              alice: { online: false }
+            devices:
+              - { token: \(Self.t(80)), app: com.example.app, phone: alice }
+            expect:
+              - name: one order notification, updated in place
+                notificationCenter: { phone: alice, app: com.example.app, title: Order 42 }
+                count: 1
+              - name: the update shows
+                notificationCenter: { token: \(Self.t(80).uppercased()), body: On its way, threadID: orders }
+              - name: nothing in another thread
+                notificationCenter: { phone: alice, threadID: other }
+                count: 0
+            """
+        try await withTestServer(scenario: try PhonePush.scenario(yaml)) { server in
+            let order = ["apns-collapse-id": "order-42"]
+            for body in ["Preparing", "On its way"] {
+                let payload = #"{"aps":{"alert":{"title":"Order 42","body":"\#(body)"},"thread-id":"orders"}}"#
+                _ = try await PhonePush.send(server, to: Self.t(80), payload, extra: order)
+            }
+            let offline = Dictionary(uniqueKeysWithValues: server.verify(startedAt: nil).items.map { ($0.name, $0) })
+            let update = try #require(offline["the update shows"])
+            #expect(!update.passed && update.details.last == "The list is empty.", "\(update.details)")
+            #expect(offline["nothing in another thread"]?.passed == true)
+            _ = try await server.updatePhone(id: "alice", .object([("online", .bool(true))]))
+            let report = server.verify(startedAt: nil)
+            for item in report.items { #expect(item.passed, "\(item.name): \(item.details)") }
+            #expect(report.items.first?.records == [2], "the second push, delivered from storage")
+        }
+        let refused = ScenarioText.error(
+            "expect:\n  - { notificationCenter: { phone: a }, match: { topic: x } }\n", file: "e.yaml")
+        #expect(refused?.message.contains("notificationCenter checks what the phone lists") == true)
+        let nobody = ScenarioText.error("expect:\n  - { notificationCenter: { title: x } }\n", file: "e.yaml")
+        #expect(nobody?.message.hasPrefix("give the phone") == true)
+        let loaded = try ScenarioText.load(
+            "expect:\n  - { name: n, notificationCenter: { phone: a, title: T }, count: 2 }\n")
+        #expect(
+            loaded.expectations[0].scenarioJSON
+                == .object([
+                    ("name", "n"), ("notificationCenter", .object([("phone", "a"), ("title", "T")])), ("count", 2),
+                ]))
+    }
 }
