@@ -1,8 +1,9 @@
 import Foundation
 
 /// One simulated phone: its state (`PhoneState`), and what it keeps between pushes to decide the next ones
-/// (phone.md §4): background pushes in the budget window, the background push it holds per app, the notification
-/// each `apns-collapse-id` shows, and a tally per rule.
+/// (phone.md §1, §4): background pushes in the budget window, the background push it holds per app, the notification
+/// each `apns-collapse-id` shows, what APNs stores for it while it is offline, and when an uninstalled app's token
+/// went out of use.
 ///
 /// What it shows (its notification list, its badges) is not kept here: it is read from the journal's records of
 /// its pushes (`PhoneSnapshot`), so that a push that changes nothing else costs the phone nothing to remember.

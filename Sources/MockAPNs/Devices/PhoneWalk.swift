@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The first step with an outcome ends the walk; modifiers (a sound the app does not bundle, a downgraded level)
 /// add to the trace with a warning or a note. The walk changes the phone where the push leaves something behind
-/// (a background push in the budget window, a held push, a collapse id, a VoIP failure) and says so (`changed`).
+/// (a background push in the budget window, a held push, a collapse id, a VoIP failure, a stored push) and says so
+/// (`changed`); what it does to other pushes (replaced in storage or on the list) it gives as `events`.
 struct PhoneWalk {
     /// What the push is.
     let request: APNsRequest.Content
