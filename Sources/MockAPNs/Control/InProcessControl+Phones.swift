@@ -105,8 +105,7 @@ extension InProcessControl {
 
     /// What the person's change does beside itself (phone.md §2): opening an app or force-quitting it lets go of
     /// its held background push, and so does the end of Low Power Mode for the pushes it held; installing an app
-    /// again puts its token back in use. Answers the pushes
-    /// let go (their launch is not recorded as an event yet).
+    /// again puts its token back in use. Answers the pushes let go (their launch is not recorded as an event yet).
     private static func personActions(_ phone: inout Phone, from before: PhoneState) -> [(String, UInt64?)] {
         var released: [(String, UInt64?)] = []
         // An app installed again starts afresh: its token is in use (phone.md §1 step 1).

@@ -130,7 +130,9 @@ public final class MockAPNsEngine: Sendable {
                 request, token: token, pushType: decided.pushType, connection: &connection, now: receivedAt)
             // An uninstalled app's token out of use (phone.md §1 step 1): APNs answers 410, and nothing reaches
             // the phone.
-            if let since = device?.unregisteredSince {
+            if let box = device, let since = box.unregisteredSince {
+                // What the phone settled before this push (other pushes' expiries) is kept all the same.
+                journal.append(events: box.events, receivedAt: receivedAt)
                 decided.outcome = .rejected(.unregistered, timestamp: since)
                 decided.rule = "phone.app-uninstalled"
                 decided.explanation =
