@@ -21,6 +21,10 @@ struct PhonePrinter {
             if let held = app.held {
                 line += ", holds " + (held.sequence.map { "#\($0)" } ?? "a push") + " (\(held.rule.id))"
             }
+            for stored in app.stored {
+                line += ", APNs stores " + (stored.sequence.map { "#\($0)" } ?? "a push") + " until "
+                    + RecordPrinter.timeText(stored.expiresAt)
+            }
             line += ", \(app.notificationCount) notification\(app.notificationCount == 1 ? "" : "s")"
             Swift.print(line)
             for notification in app.notifications.prefix(notifications) {

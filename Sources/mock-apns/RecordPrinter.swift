@@ -35,6 +35,16 @@ struct RecordPrinter {
             write(record.json.jsonText, style: nil)
             return
         }
+        if let event = record.deviceEvent {
+            // A later event of a push: which push, what happened and why, and what the phone then did.
+            var result = "#\(event.push) \(event.event.kind.rawValue) \(event.event.rule?.id ?? "")"
+            if let related = event.event.related { result += " (#\(related))" }
+            if let device = event.device { result += " → \(device.kind.rawValue) \(device.rule?.id ?? "")" }
+            let row = columns(
+                "\(record.sequence)", Self.timeText(event.at), "-", record.kind.name, "-", result,
+                event.event.reason ?? "")
+            return write(row, style: nil)
+        }
         if record.kind != .devicePush {
             // A kind this version does not read (a newer server's): its name and members, shown as they came.
             let row = columns(

@@ -19,6 +19,8 @@ extension InProcessControl {
         // Every connection drops the provider token it accepted at the old offset (its iat was read there) and
         // judges it again on the next push.
         engine.updateWorld { _ in }
+        // Expiries in APNs's storage that the move passed (phone.md §1): their events, now.
+        engine.settlePhones()
         return reading
     }
 

@@ -6,6 +6,7 @@ extension InProcessControl {
     /// Every phone the mock knows: the declared ones, the phone of each declared device, and each implicit phone it
     /// keeps state for; declared first, each group by id.
     public func phones() async throws -> [PhoneSnapshot] {
+        engine.settlePhones()
         let world = engine.world
         var ids: [(id: String, declared: Bool)] = []
         var seen = Set<String>()
@@ -21,6 +22,7 @@ extension InProcessControl {
 
     /// The phone `id` (a phone id, or one of its tokens in any case), or `nil` when the mock knows none by it.
     public func phone(id: String) async throws -> PhoneSnapshot? {
+        engine.settlePhones()
         let world = engine.world
         guard let target = resolvePhone(id, world: world) else { return nil }
         return snapshots(of: [target], world: world).first
@@ -59,21 +61,26 @@ extension InProcessControl {
         let world = engine.world
         guard let target = resolvePhone(given, world: world) else { throw Self.unknownPhone(given) }
         let now = engine.clock.now()
+        engine.settlePhones()
+        let setup = world.phone
         let outcome = engine.phones.change(target.id) {
-            phone -> Result<(PhoneState, PhoneState, [(String, UInt64?)]), any Error> in
+            phone -> Result<(PhoneState, PhoneState, [(String, UInt64?)], [DeviceEvent]), any Error> in
             let before = phone.state
             do {
                 phone.state = try change(before)
             } catch {
                 return .failure(error)
             }
-            return .success((before, phone.state, Self.personActions(&phone, from: before)))
+            let released = Self.personActions(&phone, from: before)
+            // Back online: APNs delivers what it stored (events after the phone record).
+            return .success((before, phone.state, released, phone.settleStorage(now: now, setup: setup)))
         }
         let before: PhoneState
         let after: PhoneState
         let released: [(String, UInt64?)]
+        let events: [DeviceEvent]
         switch outcome {
-        case .success(let changed): (before, after, released) = changed
+        case .success(let changed): (before, after, released, events) = changed
         case .failure(let error as ScenarioError):
             throw MockAPNsControlError.badRequest((error.field.isEmpty ? "" : error.field + ": ") + error.message)
         case .failure(let error): throw MockAPNsControlError.badRequest("\(error)")
@@ -92,14 +99,19 @@ extension InProcessControl {
             }
             journal.append(JournalRecord(kind: .phone, receivedAt: now, members: members))
         }
+        journal.append(events: events, receivedAt: now)
         return snapshots(of: [target], world: world)[0]
     }
 
     /// What the person's change does beside itself (phone.md §2): opening an app or force-quitting it lets go of
-    /// its held background push, and so does the end of Low Power Mode for the pushes it held. Answers the pushes
-    /// let go (their launch is not recorded as an event yet).
+    /// its held background push, and so does the end of Low Power Mode for the pushes it held; installing an app
+    /// again puts its token back in use. Answers the pushes let go (their launch is not recorded as an event yet).
     private static func personActions(_ phone: inout Phone, from before: PhoneState) -> [(String, UInt64?)] {
         var released: [(String, UInt64?)] = []
+        // An app installed again starts afresh: its token is in use (phone.md §1 step 1).
+        for bundle in phone.uninstalledReached.keys where phone.state.app(bundle).installed {
+            phone.uninstalledReached[bundle] = nil
+        }
         for (bundle, held) in phone.held.sorted(by: { $0.key < $1.key }) {
             let was = before.app(bundle).state
             let now = phone.state.app(bundle).state
@@ -180,12 +192,30 @@ extension InProcessControl {
             phoneOf[phone.id] = phone.id
         }
         let wanted = Set(phones.map(\.id))
-        var records: [String: [JournalRecord]] = [:]
-        for record in journal.records() where record.kind == .devicePush && record.device != nil {
-            guard let token = record.deviceToken.flatMap(DeviceToken.init)?.hex, let id = phoneOf[token],
-                wanted.contains(id)
-            else { continue }
-            records[id, default: []].append(record)
+        var records: [String: [(record: JournalRecord, device: DeviceOutcome, at: Date)]] = [:]
+        // The stored pushes of the wanted phones, by sequence: their `delivered` events carry what the phone did.
+        var stored: [UInt64: (id: String, record: JournalRecord)] = [:]
+        // The phone of each token text as sent (most records repeat a few): parsed once each.
+        var phoneOfText: [String: String?] = [:]
+        for record in journal.records() {
+            if let event = record.deviceEvent {
+                guard let device = event.device, let push = stored[event.push] else { continue }
+                records[push.id, default: []].append((push.record, device, event.at))
+                continue
+            }
+            guard record.kind == .devicePush, let device = record.device, let text = record.deviceToken else {
+                continue
+            }
+            let found: String?
+            if let known = phoneOfText[text] {
+                found = known
+            } else {
+                found = DeviceToken(text).flatMap { phoneOf[$0.hex] }.flatMap { wanted.contains($0) ? $0 : nil }
+                phoneOfText[text] = .some(found)
+            }
+            guard let id = found else { continue }
+            if device.kind == .stored { stored[record.sequence] = (id, record) }
+            records[id, default: []].append((record, device, record.receivedAt))
         }
         let now = engine.clock.now()
         return phones.map { phone in

@@ -50,7 +50,18 @@ struct RecordRoutes: Sendable {
                 "no record #\(sequence): the journal holds \(journal.count) record(s) of \(journal.totalCount) "
                     + "recorded (cleared or dropped records are gone); list them with GET /v1/requests")
         }
-        return ControlResponse.json(record.json)
+        return ControlResponse.json(Self.withEvents(record, journal: journal))
+    }
+
+    /// A push's record with `events`: the summaries of its later `device-event` records (phone.md §5), in order;
+    /// other records as they are.
+    static func withEvents(_ record: JournalRecord, journal: Journal) -> JSONValue {
+        guard record.kind == .devicePush, record.device != nil, case .object(let members) = record.json else {
+            return record.json
+        }
+        let events = journal.records(after: record.sequence).compactMap(\.deviceEvent)
+            .filter { $0.push == record.sequence }
+        return .object(members + [("events", .array(events.map(\.json)))])
     }
 
     private func wait(_ request: Request) async throws -> Response {

@@ -12,6 +12,17 @@ extension DeviceRule {
         "expiration-zero-retry", .doc, "*Sending*; seen, forums/795610")
     /// An offline phone: APNs stores the push ("Stored – Device Offline").
     public static let storedOffline = DeviceRule("stored-offline", .doc, "*Metrics*")
+    /// `apns-expiration: 0` and the phone back within `expirationZeroGrace`: delivered late (an event).
+    public static let expirationZeroLate = DeviceRule("expiration-zero-late", .doc, "*Sending*; seen, forums/795610")
+    /// `apns-expiration: 0` and the phone still offline past `expirationZeroGrace` (an event, or at once under `0s`).
+    public static let expirationZeroOffline = DeviceRule(
+        "expiration-zero-offline", .doc, "*Sending*; seen, forums/795610")
+    /// Another push for the same storage slot was kept instead (an event).
+    public static let storageReplaced = DeviceRule("storage-replaced", .doc, "*Sending*, *Metrics*; open (which)")
+    /// The phone came back online: delivered from storage (an event).
+    public static let storageDelivered = DeviceRule("storage-delivered", .doc, "*Metrics*")
+    /// `apns-expiration` or `storageWithoutExpiration` passed in storage (an event).
+    public static let storageExpired = DeviceRule("storage-expired", .doc, "*Sending*, *Metrics*")
 
     // MARK: Alert (phone.md §4)
 
@@ -177,7 +188,8 @@ extension DeviceRule {
 
     /// Every rule, in the order above.
     public static let all: [DeviceRule] = [
-        .appUninstalled, .notificationsDisabled, .expirationZeroRetry, .storedOffline,
+        .appUninstalled, .notificationsDisabled, .expirationZeroRetry, .storedOffline, .expirationZeroLate,
+        .expirationZeroOffline, .storageReplaced, .storageDelivered, .storageExpired,
         .notAuthorized, .provisional, .passive, .nothingToShow, .badgeOnly, .foregroundNotPresented,
         .foregroundListOnly, .alertsOffListOnly, .alertsOff, .criticalAlert, .alertShown, .focusTimeSensitive,
         .focusNotAllowed, .focusFilter, .scheduledSummary, .criticalNoEntitlement, .timeSensitiveNoEntitlement,

@@ -1,8 +1,9 @@
 import Foundation
 
 /// One simulated phone: its state (`PhoneState`), and what it keeps between pushes to decide the next ones
-/// (phone.md §4): background pushes in the budget window, the background push it holds per app, the notification
-/// each `apns-collapse-id` shows, and a tally per rule.
+/// (phone.md §1, §4): background pushes in the budget window, the background push it holds per app, the notification
+/// each `apns-collapse-id` shows, what APNs stores for it while it is offline, and when an uninstalled app's token
+/// went out of use.
 ///
 /// What it shows (its notification list, its badges) is not kept here: it is read from the journal's records of
 /// its pushes (`PhoneSnapshot`), so that a push that changes nothing else costs the phone nothing to remember.
@@ -35,6 +36,11 @@ public struct Phone: Sendable {
     public var held: [String: HeldPush] = [:]
     /// The push that shows each `apns-collapse-id`, by bundle id and collapse id.
     var collapsed: [CollapseKey: PushNumber] = [:]
+    /// The pushes APNs stores for the phone while it is offline, by slot (`StoredPush.slot`).
+    var stored: [String: StoredPush] = [:]
+    /// When the first push after an app's deletion reached the phone, by bundle id: the token answers 410 from
+    /// `unregisteredAfter` later on (phone.md §1 step 1). Cleared when the app is installed again.
+    var uninstalledReached: [String: Date] = [:]
     /// `collapsed`'s keys, oldest first, so that the oldest is forgotten past `collapseLimit`.
     var collapseOrder: [CollapseKey] = []
 

@@ -84,6 +84,17 @@ public final class PhoneRegistry: Sendable {
         try withPhone(id, change)
     }
 
+    /// Runs `settle` on every phone kept that stores pushes, and answers what each gave, in turn.
+    func settleAll(_ settle: (inout Phone) -> [DeviceEvent]) -> [DeviceEvent] {
+        state.withLockedValue { state in
+            var events: [DeviceEvent] = []
+            for id in state.phones.compactMap({ $0.value.stored.isEmpty ? nil : $0.key }).sorted() {
+                events += settle(&state.phones[id]!)
+            }
+            return events
+        }
+    }
+
     /// The phone `id` as kept; `nil` when it is not (an implicit phone with nothing to remember).
     public func phone(_ id: String) -> Phone? {
         state.withLockedValue { $0.phones[id] }

@@ -69,7 +69,7 @@ extension NotificationSettings: JSONMapped {
 
 extension PhoneSnapshot.App: JSONMapped {
     /// `{"bundleID", "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger",
-    /// "voipFailures", "badge", "held", "notificationCount", "notifications"}`.
+    /// "voipFailures", "badge", "held", "stored", "threads", "notificationCount", "notifications"}`.
     public static let jsonMapping = JSONMapping<PhoneSnapshot.App, PhoneSnapshot.App>(
         PhoneSnapshot.App(
             bundleID: "", onPhone: AppOnPhone(), badge: nil, notificationCount: 0, notifications: [], held: nil),
@@ -84,6 +84,8 @@ extension PhoneSnapshot.App: JSONMapped {
             .member("voipFailures", \.onPhone.voipFailures, .integer),
             .member("badge", \.badge, .optional(.integer)),
             .member("held", \.held, .optional(.object)),
+            .member("stored", \.stored, .compactArray(.object)),
+            .member("threads", \.threads, .compactArray(.object)),
             .member("notificationCount", \.notificationCount, .integer),
             .member("notifications", \.notifications, .compactArray(.object)),
         ])
@@ -114,6 +116,28 @@ extension PhoneSnapshot.Held: JSONMapped {
             .member("sequence", \.sequence, .optional(.integer)),
             .member("at", \.at, .timestamp),
             .member("rule", \.rule, .deviceRule, required: true),
+        ])
+}
+
+extension PhoneSnapshot.Stored: JSONMapped {
+    /// `{"sequence", "storedAt", "expiresAt", "slot"}`.
+    public static let jsonMapping = JSONMapping<PhoneSnapshot.Stored, PhoneSnapshot.Stored>(
+        PhoneSnapshot.Stored(sequence: nil, storedAt: .distantPast, expiresAt: .distantPast, slot: ""),
+        [
+            .member("sequence", \.sequence, .optional(.integer)),
+            .member("storedAt", \.storedAt, .timestamp),
+            .member("expiresAt", \.expiresAt, .timestamp),
+            .member("slot", \.slot, .string),
+        ])
+}
+
+extension PhoneSnapshot.ThreadGroup: JSONMapped {
+    /// `{"threadID", "count"}`: `threadID` `null` for the notifications without one.
+    public static let jsonMapping = JSONMapping<PhoneSnapshot.ThreadGroup, PhoneSnapshot.ThreadGroup>(
+        PhoneSnapshot.ThreadGroup(threadID: nil, count: 0),
+        [
+            .member("threadID", \.threadID, .optional(.string)),
+            .member("count", \.count, .integer),
         ])
 }
 

@@ -40,6 +40,26 @@ public struct PhoneSnapshot: Sendable {
         public var rule: DeviceRule
     }
 
+    /// A push APNs stores for the phone while it is offline.
+    public struct Stored: Sendable, Hashable {
+        /// The push's record; `nil` in the moment before the journal numbers it.
+        public var sequence: UInt64?
+        /// When APNs stored it.
+        public var storedAt: Date
+        /// When it expires undelivered.
+        public var expiresAt: Date
+        /// The slot it occupies (`<token> <topic>`, or `<topic>` under `storageSlot: app`).
+        public var slot: String
+    }
+
+    /// A group of the app's notifications: one `thread-id`.
+    public struct ThreadGroup: Sendable, Hashable {
+        /// `aps.thread-id`; `nil` for the notifications without one.
+        public var threadID: String?
+        /// How many of the app's notifications are in it.
+        public var count: Int
+    }
+
     /// One app on the phone.
     public struct App: Sendable {
         /// The app's bundle id.
@@ -48,12 +68,17 @@ public struct PhoneSnapshot: Sendable {
         public var onPhone: AppOnPhone
         /// The badge on its icon, as the last push that set it left it; `nil` when no push set one.
         public var badge: Int?
-        /// How many notifications it has on the list (the list itself keeps the newest `notificationLimit`).
+        /// How many notifications it has on the list (`notifications` holds the newest
+        /// `simulation.notificationCenterLimit` of them).
         public var notificationCount: Int
         /// Its notifications, newest first.
         public var notifications: [Notification]
         /// The background push the phone holds for it.
         public var held: Held?
+        /// What APNs stores for it while the phone is offline, oldest first.
+        public var stored: [Stored] = []
+        /// Its notifications grouped by `thread-id`, in the order of each group's newest notification.
+        public var threads: [ThreadGroup] = []
     }
 
     /// What the phone counted of background pushes.
@@ -80,17 +105,16 @@ public struct PhoneSnapshot: Sendable {
     public var apps: [App]
     /// Its background counts.
     public var background: Background
-
-    /// The most notifications listed per app (the newest).
-    public static let notificationLimit = 1_000
 }
 
 extension PhoneSnapshot {
     /// The snapshot of `phone` (or of a default phone `id`, when the registry keeps none) with `tokens`, from
-    /// `records`, the journal's records of pushes to those tokens, oldest first, at `now`.
+    /// `records`, the journal's records of pushes to those tokens with the outcome each reached the phone with,
+    /// oldest first (a push delivered from storage comes with its `delivered` event's outcome, at the event), at
+    /// `now`.
     init(
-        phone: Phone?, id: String, declared: Bool, tokens: [String], records: [JournalRecord], setup: PhoneSetup,
-        now: Date
+        phone: Phone?, id: String, declared: Bool, tokens: [String],
+        records: [(record: JournalRecord, device: DeviceOutcome, at: Date)], setup: PhoneSetup, now: Date
     ) {
         let phone = phone ?? Phone(id: id, declared: declared, state: PhoneState())
         self.id = id
@@ -98,32 +122,47 @@ extension PhoneSnapshot {
         self.tokens = tokens
         self.state = phone.state
         var lists: [String: [Notification]] = [:]
+        // Past the limit a notification is counted, not listed: the newest stay.
+        var counts: [String: Int] = [:]
+        let limit = setup.settings.notificationCenterLimit
         var collapsed: [String: Set<String>] = [:]
         var badges: [String: Int] = [:]
-        for record in records.reversed() {
-            guard let device = record.device, let topic = record.topic else { continue }
+        for (record, device, at) in records.reversed() {
+            guard let topic = record.topic else { continue }
+            var listed = [.shown, .shownQuietly, .withheld].contains(device.kind)
+            if listed, let collapseID = record.request.fields.collapseID {
+                listed = collapsed[topic, default: []].insert(collapseID).inserted
+            }
+            if listed { counts[topic, default: 0] += 1 }
+            let shows = listed && counts[topic, default: 0] <= limit
+            let mayBadge = badges[topic] == nil && Self.mentionsBadge(record.payload)
+            // Past the listed notifications and the badge, a push is only counted: its payload is not parsed.
+            guard shows || mayBadge else { continue }
             let app = setup.app(topic)
             let facts = PushFacts(record.payloadJSON)
-            if badges[topic] == nil, let badge = Self.badge(record, device, facts, app) { badges[topic] = badge }
-            guard [.shown, .shownQuietly, .withheld].contains(device.kind) else { continue }
-            if let collapseID = record.request.fields.collapseID {
-                guard collapsed[topic, default: []].insert(collapseID).inserted else { continue }
-            }
+            if mayBadge, let badge = Self.badge(record, device, facts, app) { badges[topic] = badge }
+            guard shows else { continue }
             var notification = Notification(
-                sequence: record.sequence, at: record.receivedAt, outcome: device.kind, rule: device.rule,
+                sequence: record.sequence, at: at, outcome: device.kind, rule: device.rule,
                 title: facts.title, subtitle: facts.subtitle, body: facts.body, threadID: facts.threadID,
                 collapseID: record.request.fields.collapseID)
             Self.applyExtension(record, device, app, to: &notification)
             lists[topic, default: []].append(notification)
         }
         var bundles = Set(phone.state.apps.keys).union(lists.keys).union(phone.held.keys).union(badges.keys)
+            .union(phone.stored.values.map(\.bundleID))
         bundles.remove("")
         apps = bundles.sorted().map { bundle in
             let list = lists[bundle] ?? []
-            return App(
+            var app = App(
                 bundleID: bundle, onPhone: phone.state.app(bundle), badge: badges[bundle],
-                notificationCount: list.count, notifications: Array(list.prefix(Self.notificationLimit)),
+                notificationCount: counts[bundle] ?? 0, notifications: list,
                 held: phone.held[bundle].map { Held(sequence: $0.sequence, at: $0.at, rule: $0.rule) })
+            app.stored = phone.stored(for: bundle).map {
+                Stored(sequence: $0.number.sequence, storedAt: $0.storedAt, expiresAt: $0.expiresAt, slot: $0.slot)
+            }
+            app.threads = Self.threads(of: list)
+            return app
         }
         let settings = setup.settings
         let hour = now.addingTimeInterval(-3600)
@@ -132,6 +171,31 @@ extension PhoneSnapshot {
             pushesLastHour: phone.backgroundPushes.filter { $0 > hour }.count,
             launchesInWindow: phone.backgroundLaunches.filter { $0 > window }.count, budget: settings.backgroundBudget,
             window: settings.backgroundBudgetWindow)
+    }
+
+    /// The groups of `list` (newest first) by thread id, in the order of each group's newest notification.
+    private static func threads(of list: [Notification]) -> [ThreadGroup] {
+        var threads: [ThreadGroup] = []
+        var index: [String?: Int] = [:]
+        for notification in list {
+            if let at = index[notification.threadID] {
+                threads[at].count += 1
+            } else {
+                index[notification.threadID] = threads.count
+                threads.append(ThreadGroup(threadID: notification.threadID, count: 1))
+            }
+        }
+        return threads
+    }
+
+    /// Whether `payload` has the bytes `"badge"` at all: only then can it set a badge (a cheap test before parsing).
+    private static func mentionsBadge(_ payload: [UInt8]) -> Bool {
+        let word = Array(#""badge""#.utf8)
+        guard payload.count >= word.count else { return false }
+        for start in 0...(payload.count - word.count) where payload[start] == word[0] {
+            if payload[start..<start + word.count].elementsEqual(word) { return true }
+        }
+        return false
     }
 
     /// The badge a push left: `aps.badge` of a push that showed or applied it, unless the person turned badges off

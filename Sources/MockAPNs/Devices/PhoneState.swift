@@ -1,7 +1,7 @@
 /// What a phone is and what its person chose (phone.md §2): the phone's own fields and each app as the phone has
 /// it. A scenario declares it (`phones:`), `PATCH /v1/phones/{id}` changes it, a reset restores the declared one.
 public struct PhoneState: Sendable, Hashable {
-    /// Whether the phone is reachable (offline storage is not simulated yet: an offline phone is only reported).
+    /// Whether the phone is reachable: APNs stores the pushes of an offline phone and delivers them when it is back.
     public var online = true
     /// Whether the phone is locked.
     public var locked = false

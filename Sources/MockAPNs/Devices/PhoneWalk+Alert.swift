@@ -249,6 +249,13 @@ extension PhoneWalk {
             let key = Phone.CollapseKey(bundleID: bundleID, collapseID: collapseID)
             if let replaced = phone.collapse(key, to: pushNumber()) {
                 related = replaced.sequence
+                events.append(
+                    DeviceEvent(
+                        replaced, at: now,
+                        DeviceOutcome(
+                            .replaced, rule: .collapseReplaced,
+                            reason: "a newer notification with apns-collapse-id \(collapseID) replaced it on the list"),
+                        related: pushNumber()))
                 let which = replaced.sequence.map { "the notification of #\($0)" } ?? "the earlier notification"
                 modifier(
                     .collapseReplaced, warning: false,

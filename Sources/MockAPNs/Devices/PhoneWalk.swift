@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The first step with an outcome ends the walk; modifiers (a sound the app does not bundle, a downgraded level)
 /// add to the trace with a warning or a note. The walk changes the phone where the push leaves something behind
-/// (a background push in the budget window, a held push, a collapse id, a VoIP failure) and says so (`changed`).
+/// (a background push in the budget window, a held push, a collapse id, a VoIP failure, a stored push) and says so
+/// (`changed`); what it does to other pushes (replaced in storage or on the list) it gives as `events`.
 struct PhoneWalk {
     /// What the push is.
     let request: APNsRequest.Content
@@ -17,6 +18,8 @@ struct PhoneWalk {
     let priority: Int
     /// The app the push is for: the topic without a push-type suffix.
     let bundleID: String
+    /// The device token it was sent to (lower-case): with the topic, its storage slot.
+    let token: String
     /// What the app's code does.
     let app: AppBehaviour
     /// The settings for what Apple leaves open.
@@ -38,17 +41,23 @@ struct PhoneWalk {
     var number: PushNumber?
     /// The payload, once a case of the app's parsed it (`AppCases.action`).
     var payload: JSONValue??
+    /// What the push did to other pushes (replaced one in storage or on the list), and what the phone settled
+    /// before it: appended to the journal after the push's record.
+    var events: [DeviceEvent] = []
+    /// When the token went out of use: set when APNs answers 410 instead of 200 (an uninstalled app).
+    var unregisteredSince: Date?
 
-    /// The walk of `request` for `bundleID`, whose code does what `app` declares, at `now`.
+    /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`.
     init(
-        request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, app: AppBehaviour,
-        settings: SimulationSettings, now: Date
+        request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, token: String,
+        app: AppBehaviour, settings: SimulationSettings, now: Date
     ) {
         self.request = request
         self.facts = facts
         self.pushType = pushType
         self.priority = request.fields.priority.flatMap { Int($0) } ?? 10
         self.bundleID = bundleID
+        self.token = token
         self.app = app
         self.settings = settings
         self.now = now
@@ -69,12 +78,7 @@ struct PhoneWalk {
         guard isVoIP || pushType == .alert || pushType == .background else { return nil }
         let appState = phone.state.app(bundleID)
         // §1 step 1: "the app is uninstalled on the token's phone" (seen).
-        if !appState.installed {
-            return decided(
-                .discarded, .appUninstalled,
-                "\(bundleID) is not installed on phone \(phone.id): APNs discards the push and still answers 200 "
-                    + "(the 410 Unregistered that follows after a delay is not simulated yet)")
-        }
+        if !appState.installed { return uninstalled(on: &phone) }
         // §1 step 2: "authorization: denied. APNs discards an alert and still answers 200" (doc, *Metrics*).
         var alertDiscarded = false
         if !isVoIP, appState.authorization == .denied {
@@ -94,21 +98,8 @@ struct PhoneWalk {
                 notes.append("notifications-disabled: the alert part is discarded; the launch goes on")
             }
         }
-        // §1 steps 3 and 4: an offline phone (stored; the later delivery is not simulated yet).
-        if !phone.state.online {
-            let notYet = "not yet simulated: the delivery when the phone is back online (issue 23)"
-            notes.append(notYet)
-            if request.fields.expiration == "0" {
-                return decided(
-                    .stored, .expirationZeroRetry,
-                    "phone \(phone.id) is offline and apns-expiration is 0: APNs tries once more within "
-                        + "expirationZeroGrace (30s), then drops it")
-            }
-            return decided(
-                .stored, .storedOffline,
-                "phone \(phone.id) is offline: APNs stores the push (one per token and app, the newest) until it "
-                    + "expires or the phone comes back")
-        }
+        // §1 steps 3 and 4: an offline phone.
+        if !phone.state.online { return store(on: &phone) }
         if isVoIP { return voip(on: &phone) }
         noteTypeMismatch()
         if facts.isBackgroundOnly || alertDiscarded { return background(on: &phone) }

@@ -65,8 +65,40 @@ public struct SimulationSettings: Sendable, Hashable {
     /// `serviceExtensionWhenProvisional` (open).
     public var serviceExtensionWhenProvisional = WhenProvisional.run
 
+    /// Which push a storage slot keeps when a second one arrives for an offline phone.
+    public enum StorageKeeps: String, Sendable, Hashable, CaseIterable {
+        /// The newer push; the stored one is `replaced` ("most of the time", *Metrics*).
+        case newest
+        /// The first stored push; the newer one is `replaced` (seen, itecnotes.com).
+        case oldest
+    }
+    /// `storageKeeps` (open).
+    public var storageKeeps = StorageKeeps.newest
+    /// What one stored push is kept per.
+    public enum StorageSlot: String, Sendable, Hashable, CaseIterable {
+        /// One per device token and bundle id (doc, *Metrics*).
+        case token
+        /// One per app per phone, across its tokens (*Sending*: "one notification per bundle ID").
+        case app
+    }
+    /// `storageSlot`.
+    public var storageSlot = StorageSlot.token
+    /// How long a push without `apns-expiration` stays in storage, in seconds (the 30-day cap).
+    public var storageWithoutExpiration: TimeInterval = 30 * 86_400
+    /// How long after an `apns-expiration: 0` push a phone back online still gets it, in seconds; 0: now or never.
+    public var expirationZeroGrace: TimeInterval = 30
+    /// How long after the first push that reaches a phone without the app its token answers 410, in seconds;
+    /// `nil`: never (200 for good).
+    public var unregisteredAfter: TimeInterval? = 72 * 3600
+    /// How many notifications `GET /v1/phones/{id}` lists per app, the newest; older ones are counted
+    /// (`notificationCount`) but not listed, so a phone with a long history answers in bounded time and memory.
+    public var notificationCenterLimit = 1_000
+
     /// The defaults of phone.md §6.
     public init() {}
+
+    /// The longest APNs stores a push for an offline phone, whatever its `apns-expiration` says: 30 days.
+    static let storageCap: TimeInterval = 30 * 86_400
 
     /// The background pushes to one phone within an hour past which `background-over-rate` warns (doc,
     /// *Background updates*: "two or three per hour").

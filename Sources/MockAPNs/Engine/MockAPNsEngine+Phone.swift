@@ -22,8 +22,8 @@ extension MockAPNsEngine {
         let bundleID = Self.bundleID(topic: request.fields.topic ?? device?.bundleID, type: type)
         let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
         let walk = PhoneWalk(
-            request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID, app: app,
-            settings: setup.settings, now: now)
+            request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID,
+            token: token.hex, app: app, settings: setup.settings, now: now)
         if fastPath {
             var defaultPhone = Phone(id: phoneID, declared: false, state: PhoneState())
             var tried = walk
@@ -36,9 +36,25 @@ extension MockAPNsEngine {
         }
         return phones.walk(phoneID) { phone in
             var walked = walk
+            // What the clock settled in storage before this push arrived, then what this push does.
+            walked.events = phone.settleStorage(now: now, setup: setup)
             let outcome = walked.run(on: &phone)
-            return (outcome.map { DeviceOutcomeBox($0, number: walked.number) }, walked.changed)
+            let box = outcome.map {
+                DeviceOutcomeBox(
+                    $0, number: walked.number, events: walked.events, unregisteredSince: walked.unregisteredSince)
+            }
+            return (box, walked.changed)
         }
+    }
+
+    /// Settles every phone's storage at the mock's clock (`Phone.settleStorage`) and appends the events it gives
+    /// to the journal, in order: the control API calls it before it reads or changes a phone and after a clock
+    /// move, so that expiries and deliveries show without timers.
+    func settlePhones() {
+        let now = clock.now()
+        let setup = world.phone
+        let events = phones.settleAll { $0.settleStorage(now: now, setup: setup) }
+        journal.append(events: events, receivedAt: now)
     }
 
     /// The push type named `name`, when the phone plays it beyond Live Activities (a switch: it runs per push).

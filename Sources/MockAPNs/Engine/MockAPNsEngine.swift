@@ -138,6 +138,18 @@ public final class MockAPNsEngine: Sendable {
         if let token {
             device = deviceStage(
                 request, token: token, pushType: decided.pushType, connection: &connection, now: receivedAt)
+            // An uninstalled app's token out of use (phone.md §1 step 1): APNs answers 410, and nothing reaches
+            // the phone.
+            if let box = device, let since = box.unregisteredSince {
+                // What the phone settled before this push (other pushes' expiries) is kept all the same.
+                journal.append(events: box.events, receivedAt: receivedAt)
+                decided.outcome = .rejected(.unregistered, timestamp: since)
+                decided.rule = "phone.app-uninstalled"
+                decided.explanation =
+                    "the app is not installed on the token's phone: the token is out of use since the first push "
+                    + "after the deletion, unregisteredAfter ago"
+                device = nil
+            }
         }
         let response: APNsResponse =
             switch decided.outcome {

@@ -22,6 +22,57 @@ public final class Journal: Sendable {
             _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
             file: JournalFile?
         ) -> UInt64 {
+            let events = record.followingEvents
+            // Read before `keepOne`, which may swap a dropped record into `record`.
+            let receivedAt = record.receivedAt
+            let sequence = keepOne(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+            // The later events this push gave (rare), and those that waited for it: right after it. Observers get
+            // the push, then its events (`keptEvents`).
+            if !events.isEmpty || !pendingEvents.isEmpty {
+                let newest = observers.isEmpty ? nil : records.newest
+                let kept = keepEvents(
+                    events, receivedAt: receivedAt, counts: &counts, capacity: capacity, maxBytes: maxBytes,
+                    file: file)
+                if kept > 0, let newest { keptEvents.insert(newest, at: keptEvents.count - kept) }
+            }
+            return sequence
+        }
+
+        /// Keeps `events` as `device-event` records, observed at `receivedAt`, with those that waited for their
+        /// push's record and have it now; an event whose push has no record yet (a state change or a push on
+        /// another connection got there first) waits for it, up to `pendingLimit`. Answers how many were kept.
+        mutating func keepEvents(
+            _ events: [DeviceEvent], receivedAt: Date, counts: inout ServerMetrics.RequestCounts, capacity: Int,
+            maxBytes: Int, file: JournalFile?
+        ) -> Int {
+            var ready: [DeviceEvent] = []
+            if !pendingEvents.isEmpty {
+                ready = pendingEvents.filter { $0.push.sequence != nil }
+                pendingEvents.removeAll { $0.push.sequence != nil }
+            }
+            for event in events {
+                if event.push.sequence == nil, pendingEvents.count < Self.pendingLimit {
+                    pendingEvents.append(event)
+                } else {
+                    ready.append(event)
+                }
+            }
+            for event in ready {
+                var eventRecord = JournalRecord(event: event, receivedAt: receivedAt)
+                _ = keepOne(&eventRecord, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
+                if !observers.isEmpty, let newest = records.newest { keptEvents.append(newest) }
+            }
+            return ready.count
+        }
+
+        /// The most events that wait for their push's record (past it, one is written with `"push": null`).
+        static let pendingLimit = 10_000
+
+        /// Numbers `record`, writes it, counts it and keeps it (`keep` without the events that follow it).
+        private mutating func keepOne(
+            _ record: inout JournalRecord, counts: inout ServerMetrics.RequestCounts, capacity: Int, maxBytes: Int,
+            file: JournalFile?
+        ) -> UInt64 {
             let sequence = nextSequence
             record.sequence = sequence
             record.noteSequence(sequence)
@@ -44,6 +95,11 @@ public final class Journal: Sendable {
             bytes -= record.journalBytes
             counts.countDropped()
         }
+        /// The push `keep` kept and the event records it appended after it, for the observers; empty unless someone
+        /// observes and the push had events.
+        var keptEvents: [JournalRecord] = []
+        /// Events whose push has no record yet, in order.
+        var pendingEvents: [DeviceEvent] = []
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
     }
@@ -94,19 +150,46 @@ public final class Journal: Sendable {
     @discardableResult
     public func append(_ record: consuming JournalRecord) -> UInt64 {
         var record = record
-        var observed: (observers: [Observer], record: JournalRecord)?
+        var observed: (observers: [Observer], record: JournalRecord, events: [JournalRecord])?
         let sequence = state.withLockedValue { state in
-            if !state.observers.isEmpty { observed = (state.observers, record) }
+            if !state.observers.isEmpty { observed = (state.observers, record, []) }
             let sequence = metrics.countingRequests { counts in
                 state.keep(&record, counts: &counts, capacity: capacity, maxBytes: maxBytes, file: file)
             }
             observed?.record.sequence = sequence
+            if !state.keptEvents.isEmpty {
+                observed?.events = Array(state.keptEvents.dropFirst())
+                state.keptEvents.removeAll()
+            }
             return sequence
         }
         if let observed {
-            for entry in observed.observers { entry.observer(observed.record) }
+            for record in [observed.record] + observed.events {
+                for entry in observed.observers { entry.observer(record) }
+            }
         }
         return sequence
+    }
+
+    /// Appends `events` as `device-event` records observed at `receivedAt` (a phone settled by a state change or a
+    /// clock move), in order; an event whose push has no record yet is appended right after it.
+    func append(events: [DeviceEvent], receivedAt: Date) {
+        guard !events.isEmpty else { return }
+        var observed: (observers: [Observer], records: [JournalRecord])?
+        state.withLockedValue { state in
+            metrics.countingRequests { counts in
+                _ = state.keepEvents(
+                    events, receivedAt: receivedAt, counts: &counts, capacity: capacity, maxBytes: maxBytes,
+                    file: file)
+            }
+            if !state.observers.isEmpty { observed = (state.observers, state.keptEvents) }
+            state.keptEvents.removeAll()
+        }
+        if let observed {
+            for record in observed.records {
+                for entry in observed.observers { entry.observer(record) }
+            }
+        }
     }
 
     /// Appends `records` in order under one lock (a connection's answers to one read), and counts them with one
@@ -135,7 +218,13 @@ public final class Journal: Sendable {
                     if let entry { numbered.append((entry, sequence)) }
                     // The newest record, as kept (numbered): observers get copies after the lock.
                     if observed != nil, let newest = state.records.newest {
-                        observed?.records.append(newest)
+                        if state.keptEvents.isEmpty {
+                            observed?.records.append(newest)
+                        } else {
+                            // The push, then its events (`newest` is the last event).
+                            observed?.records.append(contentsOf: state.keptEvents)
+                            state.keptEvents.removeAll()
+                        }
                     }
                 }
             }

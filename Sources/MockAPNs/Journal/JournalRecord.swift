@@ -59,11 +59,29 @@ public struct JournalRecord: Sendable {
         deviceBox = box
     }
 
+    /// The outcomes the push reached through its later `device-event` records, in order (`withLaterOutcomes`);
+    /// empty for a record the checker did not join with its events.
+    public var laterOutcomes: [DeviceOutcome] { deviceBox?.later ?? [] }
+
+    /// The record with `later`, the outcomes of its `device-event` records, beside its device part (the
+    /// expectation checker joins them so that `device:` sees what happened after the answer).
+    func withLaterOutcomes(_ later: [DeviceOutcome]) -> JournalRecord {
+        guard let box = deviceBox else { return self }
+        var copy = self
+        copy.deviceBox = DeviceOutcomeBox(
+            box.value, historyEntry: box.historyEntry, number: box.number, events: box.events,
+            unregisteredSince: box.unregisteredSince, later: later)
+        return copy
+    }
+
     /// Gives the phone the record's sequence number, when the phone keeps a reference to the push (`Journal`
     /// calls it as it numbers the record).
     func noteSequence(_ sequence: UInt64) {
         deviceBox?.number?.set(sequence)
     }
+
+    /// The later events of other pushes this push's arrival gave, to append right after it (empty for most).
+    var followingEvents: [DeviceEvent] { deviceBox?.events ?? [] }
 
     /// The sequence number of the record this one replays (`POST /v1/requests/{seq}/replay`): the request came
     /// through the control API, on no connection (`connectionID` 0); `nil` for a request that came on a connection.
@@ -163,12 +181,26 @@ final class DeviceOutcomeBox: Sendable {
     let historyEntry: ActivityHistoryEntry?
     /// The push's number, when the phone keeps a reference to it (a collapse id, a held push).
     let number: PushNumber?
+    /// What the push did to earlier pushes (replaced one in storage or on the list) and what the phone settled
+    /// before it (an expiry, a delivery): the journal appends them as `device-event` records right after the push.
+    let events: [DeviceEvent]
+    /// When the push's token went out of use (an uninstalled app, past `unregisteredAfter`): APNs answers 410
+    /// with this time instead of 200, and the push reaches nothing.
+    let unregisteredSince: Date?
+    /// The outcomes of the push's later events, when a reader joined them (`JournalRecord.withLaterOutcomes`).
+    let later: [DeviceOutcome]
 
     /// A box of `value`.
-    init(_ value: DeviceOutcome, historyEntry: ActivityHistoryEntry? = nil, number: PushNumber? = nil) {
+    init(
+        _ value: DeviceOutcome, historyEntry: ActivityHistoryEntry? = nil, number: PushNumber? = nil,
+        events: [DeviceEvent] = [], unregisteredSince: Date? = nil, later: [DeviceOutcome] = []
+    ) {
+        self.later = later
         self.value = value
         self.historyEntry = historyEntry
         self.number = number
+        self.events = events
+        self.unregisteredSince = unregisteredSince
     }
 }
 

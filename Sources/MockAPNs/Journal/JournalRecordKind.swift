@@ -1,9 +1,9 @@
 extension JournalRecord {
     /// What a journal record is of, written as the record's `kind` member: an open set of names, like push types.
     ///
-    /// The server records device pushes (`push`) and phone state changes (`phone`). The other names are the kinds
-    /// the next features add
-    /// (broadcast sends, channel operations, events that happen to an earlier push); a reader keeps a record of a
+    /// The server records device pushes (`push`), phone state changes (`phone`) and what happened later to an
+    /// earlier push (`device-event`). The other names are the kinds the next features add (broadcast sends,
+    /// channel operations); a reader keeps a record of a
     /// kind it does not read as received (`JournalRecord.rawJSON`) and shows it instead of failing.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         /// The name, as the record's `kind` member writes it.
@@ -23,7 +23,8 @@ extension JournalRecord {
         public static let broadcast = Kind("broadcast")
         /// A channel operation: create, read, delete (not recorded yet).
         public static let channel = Kind("channel")
-        /// Something that happened later to an earlier push: delivered, replaced, expired (not recorded yet).
+        /// Something that happened later to an earlier push: delivered from storage, replaced, expired (issue 23;
+    /// `JournalRecord(event:receivedAt:)`).
         public static let deviceEvent = Kind("device-event")
         /// A change of a simulated phone's state through the control API: which phone (and app), the fields
         /// before and after (issue 23).

@@ -23,6 +23,9 @@ public struct DeviceCondition: Sendable {
     public var reason: MatchCondition?
     /// `warnings: none`: the outcome must carry no warning (a date that decodes to 2057, say).
     public var noWarnings: Bool
+    /// `final: true`: only the push's latest outcome counts (its last event's, else its record's); otherwise the
+    /// record's outcome or any later event's may pass (phone.md §5, "Events").
+    public var final = false
 
     /// A condition passing the outcomes `outcomes` (any when empty), decided by one of `rules` (any when empty),
     /// having fired every one of `fired`, with `reason` and without warnings when asked.
@@ -37,7 +40,15 @@ public struct DeviceCondition: Sendable {
         self.noWarnings = noWarnings
     }
 
-    /// Whether `device`, a record's device part (`nil` when the push reached no simulated phone), passes.
+    /// Whether the push passes: its record's device part `device` (`nil` when the push reached no simulated phone)
+    /// or one of `later`, the outcomes of its later events in order (a delivery's: what the phone then did); under
+    /// `final`, only the last of them.
+    func passes(_ device: DeviceOutcome?, later: [DeviceOutcome]) -> Bool {
+        if final { return passes(later.last ?? device) }
+        return passes(device) || later.contains { passes($0) }
+    }
+
+    /// Whether `device`, one outcome of the push, passes.
     func passes(_ device: DeviceOutcome?) -> Bool {
         guard let device, outcomes.isEmpty || outcomes.contains(device.kind) else { return false }
         if !rules.isEmpty, !rules.contains(where: { $0 == device.rule }) { return false }
@@ -57,6 +68,7 @@ public struct DeviceCondition: Sendable {
         if !fired.isEmpty { text += " having fired " + fired.map(\.id).joined(separator: " and ") }
         if let reason { text += ", reason \(Self.reasonText(reason))" }
         if noWarnings { text += " with no warnings" }
+        if final { text += " in the end" }
         return text
     }
 

@@ -93,7 +93,11 @@ extension RuleMatch {
         for (subject, condition) in conditions where !condition.passes(subject, request, payload ?? nil) {
             if !fail(.condition(subject)) { return false }
         }
-        if let condition = self.device, !condition.passes(record?.device), !fail(.device) { return false }
+        if let condition = self.device, !condition.passes(record?.device, later: record?.laterOutcomes ?? []),
+            !fail(.device)
+        {
+            return false
+        }
         for term in terms where !(record.map(term.passes) ?? false) {
             if !fail(.term(term)) { return false }
         }

@@ -93,7 +93,7 @@ extension RuleMatch {
 
 extension DeviceCondition {
     /// The condition as a `match:`'s `device:` mapping: `outcome`, `rule` and `fired` when given (a name, or a list
-    /// of several), then `reason` and `warnings: none` when given.
+    /// of several), then `reason`, `warnings: none` and `final: true` when given.
     public var scenarioJSON: JSONValue {
         func oneOrList(_ names: [String]) -> JSONValue {
             names.count == 1 ? .string(names[0]) : .array(names.map { .string($0) })
@@ -111,6 +111,7 @@ extension DeviceCondition {
             }
         }
         if noWarnings { members.append(("warnings", "none")) }
+        if final { members.append(("final", .bool(true))) }
         return .object(members)
     }
 }
@@ -120,7 +121,10 @@ extension ScenarioExpectation {
     /// expectation back (but its `line`).
     public var scenarioJSON: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
-        if sequence.isEmpty {
+        if let notificationCenter {
+            members.append(("notificationCenter", notificationCenter.scenarioJSON))
+            members.append(("count", Self.countJSON(count)))
+        } else if sequence.isEmpty {
             if !match.isEmpty { members.append(("match", match.scenarioJSON)) }
             members.append(("count", Self.countJSON(count)))
         } else {

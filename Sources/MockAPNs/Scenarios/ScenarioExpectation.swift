@@ -20,6 +20,9 @@ public struct ScenarioExpectation: Sendable {
     public var sequence: [RuleMatch]
     /// The line of the entry in the scenario file, for messages; 0 when it came from no file.
     public var line: Int
+    /// What a phone's notification centre must list (`notificationCenter:`); then `count` counts notifications,
+    /// not requests, and `match` is not given.
+    public var notificationCenter: NotificationCenterCondition?
 
     public init(
         name: String, match: RuleMatch = RuleMatch(), count: ClosedRange<Int> = 1...1,

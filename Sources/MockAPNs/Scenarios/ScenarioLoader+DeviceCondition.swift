@@ -3,14 +3,15 @@ import Yams
 
 extension ScenarioLoader.Reader {
     /// The fields of a `device:` condition.
-    static let deviceConditionFields = ["outcome", "rule", "fired", "reason", "warnings"]
+    static let deviceConditionFields = ["outcome", "rule", "fired", "reason", "warnings", "final"]
 
     /// The outcome names, for messages.
     static let deviceOutcomeNames = DeviceOutcome.Kind.allCases.map(\.rawValue)
 
     /// A `device:` mapping of an expectation's match: `outcome` (one kind or a list), `rule` (the rule that decided:
     /// one id or a list), `fired` (rules that must all have fired: one id or a list) — at least one of the three —,
-    /// `reason` (a literal or a value operator, as other text fields), `warnings: none`.
+    /// `reason` (a literal or a value operator, as other text fields), `warnings: none`, `final: true` (only the
+    /// push's latest outcome, after its later events).
     func deviceCondition(_ field: Field) throws(ScenarioError) -> DeviceCondition {
         guard case .mapping = field.node else {
             throw field.error(
@@ -38,6 +39,7 @@ extension ScenarioLoader.Reader {
             }
             condition.noWarnings = true
         }
+        if let final = fields["final"] { condition.final = try final.bool() }
         return condition
     }
 

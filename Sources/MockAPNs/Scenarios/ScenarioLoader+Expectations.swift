@@ -3,7 +3,12 @@ import Yams
 
 extension ScenarioLoader.Reader {
     /// The fields an `expect:` entry may have.
-    static let expectationFields = ["name", "match", "count", "answered", "within", "sequence"]
+    static let expectationFields = [
+        "name", "match", "count", "answered", "within", "sequence", "notificationCenter",
+    ]
+
+    /// The fields of `notificationCenter:`.
+    static let notificationCenterFields = ["phone", "token", "app", "title", "subtitle", "body", "threadID"]
 
     /// The longest `within:`: a day, like a scripted delay; a run that long is surely a typo.
     static let maximumWithin = Duration.seconds(86_400)
@@ -40,9 +45,42 @@ extension ScenarioLoader.Reader {
             if let within = fields["within"] {
                 expectation.within = try duration(within, maximum: Self.maximumWithin)
             }
+            if let centre = fields["notificationCenter"] {
+                for key in ["match", "sequence", "answered", "within"] {
+                    if let extra = fields[key] {
+                        throw extra.error(
+                            "\(key) is for requests; notificationCenter checks what the phone lists at the end")
+                    }
+                }
+                expectation.notificationCenter = try notificationCenter(centre)
+            }
             expectations.append(expectation)
         }
         return expectations
+    }
+
+    /// A `notificationCenter:` mapping: `phone` or `token` (one of them), then `app`, `title`, `subtitle`, `body`,
+    /// `threadID`, each a text.
+    func notificationCenter(_ field: Field) throws(ScenarioError) -> NotificationCenterCondition {
+        let fields = try field.mapping(known: Self.notificationCenterFields)
+        var condition = NotificationCenterCondition()
+        switch (fields["phone"], fields["token"]) {
+        case (let phone?, nil): condition.phone = try phone.string()
+        case (nil, let token?):
+            let text = try token.string()
+            guard let parsed = DeviceToken(text) else {
+                throw token.error("expected a device token (hex digits), got \(token.shortDescription)")
+            }
+            condition.token = parsed.hex
+        case (_?, let token?): throw token.error("give phone or token, not both")
+        case (nil, nil): throw field.error("give the phone: phone (an id from phones:) or token (a device token)")
+        }
+        if let app = fields["app"] { condition.app = try app.string() }
+        if let title = fields["title"] { condition.title = try title.string() }
+        if let subtitle = fields["subtitle"] { condition.subtitle = try subtitle.string() }
+        if let body = fields["body"] { condition.body = try body.string() }
+        if let threadID = fields["threadID"] { condition.threadID = try threadID.string() }
+        return condition
     }
 
     /// An entry's `name`, or `default`; names are unique within their list (`firstLine` remembers where each was).

@@ -6,12 +6,13 @@ extension ScenarioLoader.Reader {
         "enabled", "backgroundWhenDenied", "backgroundBudget", "backgroundBudgetWindow", "backgroundBudgetCountsAlerts",
         "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport", "criticalWithoutEntitlement",
         "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit", "serviceExtensionWhenProvisional",
+        "storageKeeps", "storageSlot", "storageWithoutExpiration", "expirationZeroGrace", "unregisteredAfter",
+        "notificationCenterLimit",
     ]
 
     /// The settings of phone.md §6 this version does not simulate yet: named, so that a file written for the whole
     /// page gets a clear refusal rather than "unknown field".
     static let simulationFieldsNotYet = [
-        "storageKeeps", "storageSlot", "storageWithoutExpiration", "expirationZeroGrace", "unregisteredAfter",
         "powerStorage", "heldRelease", "inactiveAppAfter", "pttAfterForceQuit", "complicationPerDay",
         "widgetPushesPerDay",
     ]
@@ -20,6 +21,16 @@ extension ScenarioLoader.Reader {
     static let budgetWindowRange = Duration.seconds(1)...Duration.seconds(86_400)
     /// A service extension's memory limit: 1 MiB to 1 GiB.
     static let extensionMemoryRange = (1 << 20)...(1 << 30)
+    /// How long storage keeps a push without `apns-expiration`: a second to 30 days (APNs's cap).
+    static let storageRange = Duration.seconds(1)...Duration.seconds(30 * 86_400)
+    /// `expirationZeroGrace`: none to an hour.
+    static let zeroGraceRange = Duration.zero...Duration.seconds(3600)
+    /// `unregisteredAfter`: at once to a year.
+    static let unregisteredRange = Duration.zero...Duration.seconds(366 * 86_400)
+
+    /// `notificationCenterLimit`: 1 to 100,000 notifications listed per app.
+    static let notificationListRange = 1...100_000
+
     /// A count of pushes (`backgroundBudget`, `voipSuspendAfter`): at least one.
     static let pushCountRange = 1...1_000_000
 
@@ -53,6 +64,24 @@ extension ScenarioLoader.Reader {
         }
         if let value = fields["serviceExtensionWhenProvisional"] {
             settings.serviceExtensionWhenProvisional = try choice(value)
+        }
+        if let value = fields["storageKeeps"] { settings.storageKeeps = try choice(value) }
+        if let value = fields["storageSlot"] { settings.storageSlot = try choice(value) }
+        if let value = fields["storageWithoutExpiration"] {
+            settings.storageWithoutExpiration = DurationText.seconds(try duration(value, in: Self.storageRange))
+        }
+        if let value = fields["expirationZeroGrace"] {
+            settings.expirationZeroGrace = DurationText.seconds(try duration(value, in: Self.zeroGraceRange))
+        }
+        if let value = fields["unregisteredAfter"] {
+            if case .scalar(let scalar) = value.node, scalar.string == "never", !value.isQuoted {
+                settings.unregisteredAfter = nil
+            } else {
+                settings.unregisteredAfter = DurationText.seconds(try duration(value, in: Self.unregisteredRange))
+            }
+        }
+        if let value = fields["notificationCenterLimit"] {
+            settings.notificationCenterLimit = try value.integer(in: Self.notificationListRange)
         }
         return settings
     }
@@ -129,6 +158,15 @@ extension SimulationSettings {
             "serviceExtensionWhenProvisional", serviceExtensionWhenProvisional,
             defaults.serviceExtensionWhenProvisional
         ) { .string($0.rawValue) }
+        let duration: (TimeInterval) -> JSONValue = { .string(ScenarioLoader.Reader.durationText($0)) }
+        add("storageKeeps", storageKeeps, defaults.storageKeeps) { .string($0.rawValue) }
+        add("storageSlot", storageSlot, defaults.storageSlot) { .string($0.rawValue) }
+        add("storageWithoutExpiration", storageWithoutExpiration, defaults.storageWithoutExpiration, duration)
+        add("expirationZeroGrace", expirationZeroGrace, defaults.expirationZeroGrace, duration)
+        add("unregisteredAfter", unregisteredAfter, defaults.unregisteredAfter) { $0.map(duration) ?? .string("never") }
+        add("notificationCenterLimit", notificationCenterLimit, defaults.notificationCenterLimit) {
+            .number(String($0))
+        }
         return .object(members)
     }
 }

@@ -13,12 +13,17 @@ extension Scenario {
     public func verify(
         _ records: [JournalRecord], startedAt: Date, droppedRecords: Int = 0, tokenUploads: [TokenUpload] = []
     ) -> VerifyReport {
-        let records = records.filter { $0.kind == .devicePush }
+        let centres = NotificationCenterCheck(records, world: world)
+        // Each push joined with its later events (`device:` sees them), then only the pushes.
+        let records = records.joiningDeviceEvents().filter { $0.kind == .devicePush }
         // `token: { issuedFrom: … }` names tokens the phone issued in this run: look them up in its records first.
         let issued = IssuedTokenCondition.issued(in: records)
         var scenario = self
         scenario.expectations = expectations.map { $0.resolvingIssuedTokens(issued) }
-        var items = scenario.expectations.map { $0.check(records, startedAt: startedAt) }
+        var items = scenario.expectations.map { expectation in
+            expectation.notificationCenter.map { centres.check($0, expectation) }
+                ?? expectation.check(records, startedAt: startedAt)
+        }
         if unexpected == .fail {
             items.append(ScenarioExpectation.unexpectedItem(records, expectations: scenario.expectations))
         }

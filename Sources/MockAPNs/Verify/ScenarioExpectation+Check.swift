@@ -22,7 +22,9 @@ extension ScenarioExpectation {
     func check(
         _ records: [JournalRecord], deadline: Date?, where condition: (@Sendable (JournalRecord) -> Bool)? = nil
     ) -> VerifyReport.Item {
-        sequence.isEmpty
+        // `device:` sees what happened to a push after its answer, too (phone.md §5, "Events").
+        let records = records.joiningDeviceEvents()
+        return sequence.isEmpty
             ? checkMatch(records, deadline: deadline, condition: condition)
             : checkSequence(records, deadline: deadline)
     }

@@ -6,6 +6,8 @@ extension ScenarioExpectation {
     /// What `unexpected: fail` and the `no-unexpected-errors` check ask of `expect:`; the rules' matcher over the
     /// recorded request and its device part, so a record counts as named exactly when `expect:` would count it.
     func names(_ record: JournalRecord) -> Bool {
+        // A notification-centre expectation is about the phone, not about requests.
+        if notificationCenter != nil { return false }
         var payload: JSONValue??
         if sequence.isEmpty { return match.matches(record, payload: &payload) }
         for step in sequence where step.matches(record, payload: &payload) { return true }

@@ -210,7 +210,7 @@ struct PhoneScenarioLoaderTests {
 
     @Test("refuses a field phone.md names but this version does not simulate yet, saying so")
     func refusesNotYet() throws {
-        #expect(try refusal("simulation: { storageKeeps: oldest }\n").message.contains("not simulated yet"))
+        #expect(try refusal("simulation: { powerStorage: lowPriority }\n").message.contains("not simulated yet"))
         #expect(try refusal("apps:\n  - { bundleID: com.x, payload: {} }\n").message.contains("not simulated yet"))
         #expect(
             try refusal("phones: { a: { apps: { com.x: { pttChannel: left } } } }\n").message.contains(

@@ -20,6 +20,8 @@ enum PhonePush {
         var status: Int
         var device: DeviceOutcome?
         var sequence: UInt64
+        /// APNs's answer body (`{"reason": …}` for a rejection).
+        var body = ""
 
         /// `shown alert-shown`: the kind and the rule.
         var kindAndRule: String { device.map { "\($0.kind.rawValue) \($0.rule?.id ?? "-")" } ?? "none" }
@@ -40,8 +42,10 @@ enum PhonePush {
         let response = try await offPool {
             try Curl.request(port: port, path: path, headers: sent, body: body)
         }
-        let record = server.journal.records().last
-        return Result(status: response.status, device: record?.device, sequence: record?.sequence ?? 0)
+        // The push's record: later events of other pushes it gave may follow it.
+        let record = server.journal.records().last { $0.kind == .devicePush }
+        return Result(
+            status: response.status, device: record?.device, sequence: record?.sequence ?? 0, body: response.body)
     }
 
     /// An alert with a title and body, and `aps` members `extra` (JSON text without braces, `"badge":3`).
