@@ -1,4 +1,5 @@
 import Atomics
+import Foundation
 import NIOConcurrencyHelpers
 
 /// The simulated phones and their state (phone.md §2), beside the `ActivityRegistry` and kept out of the `World`
@@ -84,11 +85,19 @@ public final class PhoneRegistry: Sendable {
         try withPhone(id, change)
     }
 
-    /// Runs `settle` on every phone kept that stores pushes, and answers what each gave, in turn.
-    func settleAll(_ settle: (inout Phone) -> [DeviceEvent]) -> [DeviceEvent] {
+    /// Runs `settle` on every phone kept that stores a push with something due at `now` (the phone is online, or
+    /// the push expired), and answers what each gave, in turn by phone id.
+    ///
+    /// Every `PATCH` of a phone settles them all; with 1,000 offline phones storing pushes, settling each one (a sort
+    /// of its pushes and of the ids) made 1,000 changes take seconds under the registry's lock, so phones with
+    /// nothing due are passed over with one look at their pushes.
+    func settleAll(now: Date, _ settle: (inout Phone) -> [DeviceEvent]) -> [DeviceEvent] {
         state.withLockedValue { state in
             var events: [DeviceEvent] = []
-            for id in state.phones.compactMap({ $0.value.stored.isEmpty ? nil : $0.key }).sorted() {
+            let due = state.phones.compactMap { id, phone in
+                phone.state.online || phone.stored.values.contains { now >= $0.expiresAt } ? id : nil
+            }
+            for id in due.sorted() where !(state.phones[id]?.stored.isEmpty ?? true) {
                 events += settle(&state.phones[id]!)
             }
             return events

@@ -53,7 +53,7 @@ extension MockAPNsEngine {
     func settlePhones() {
         let now = clock.now()
         let setup = world.phone
-        let events = phones.settleAll { $0.settleStorage(now: now, setup: setup) }
+        let events = phones.settleAll(now: now) { $0.settleStorage(now: now, setup: setup) }
         journal.append(events: events, receivedAt: now)
     }
 

@@ -312,6 +312,11 @@ struct ConnectionLimitsTests {
             #expect(lines.first?.contains("certs/ca.pem") == true)
             // At warning level: a test's set-up mistake, shown at withMockAPNs's default level (issue 25).
             #expect(lines.first?.hasPrefix("warning ") == true, "\(logs.all)")
+            // curl exits as it sends its alert; the server reads it a moment later.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.metrics.failedHandshakes < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(server.metrics.failedHandshakes == 3)
         }
     }

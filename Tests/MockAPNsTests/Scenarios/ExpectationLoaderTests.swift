@@ -85,7 +85,7 @@ struct ExpectationLoaderTests {
             (
                 "expect:\n  - mach: { topic: a.b }",
                 "test.yaml:2:5: expect[0].mach: unknown field 'mach' (did you mean 'match'?); known fields: name, "
-                    + "match, count, answered, within, sequence"
+                    + "match, count, answered, within, sequence, notificationCenter"
             ),
             (
                 "expect:\n  - match: { title: x }",
