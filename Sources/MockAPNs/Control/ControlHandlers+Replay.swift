@@ -30,7 +30,9 @@ extension ControlHandlers {
         } onCancel: {
             task.cancel()
         }
-        return ControlResponse.json(.object([("record", record.json)]), status: 201)
+        // As GET /v1/requests/{seq} answers it (with `events` for a push that reached a phone).
+        return ControlResponse.json(
+            .object([("record", RecordRoutes.withEvents(record, journal: server.journal))]), status: 201)
     }
 
     /// A `{seq}` path parameter as a sequence number, or a 400 naming `route`.
