@@ -43,33 +43,14 @@ install_plugin() {
     "$venv/bin/python" -c 'import mock_apns.plugin'
 }
 
-stamp="$venv/.requirements"
-if [[ -x "$venv/bin/python" && -f "$stamp" ]] && [[ "$(cat "$stamp")" == "$requirements" ]] \
-    && "$venv/bin/python" -c 'import pytest, xdist, httpx, h2, aioapns' 2>/dev/null; then
+# shellcheck source=scripts/lib/venv.sh
+source "$root/scripts/lib/venv.sh"
+imports="pytest, xdist, httpx, h2, aioapns"
+if venv_up_to_date "$venv" "$requirements" "$imports"; then
     install_plugin
     echo "helpers venv up to date: $venv (the plugin reinstalled from clients/python)"
     exit 0
 fi
-
-if ! command -v "$python" >/dev/null 2>&1; then
-    echo "setup.sh: $python not found; install Python 3.9+ (Debian 12: apt-get install -y python3 python3-venv)" >&2
-    exit 1
-fi
-if [[ ! -x "$venv/bin/python" ]]; then
-    rm -rf "$venv"
-    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
-        rm -rf "$venv"
-        echo "setup.sh: '$python -m venv' failed; on Debian/Ubuntu run: apt-get install -y python3-venv" >&2
-        exit 1
-    fi
-    echo "created venv $venv ($("$venv/bin/python" --version 2>&1))"
-fi
-
-constraints="$(mktemp)"
-trap 'rm -f "$constraints"' EXIT
-printf '%s\n' "$requirements" > "$constraints"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$constraints"
-"$venv/bin/python" -c 'import pytest, xdist, httpx, h2, aioapns'
-printf '%s' "$requirements" > "$stamp"
+venv_install "$venv" "$python" "$requirements" "$imports"
 install_plugin
 echo "installed into $venv: pytest 9.2.0, pytest-xdist 3.8.0, httpx 0.28.1 with h2, aioapns 4.0, and clients/python"

@@ -36,33 +36,13 @@ urllib3==2.8.0
 websocket-client==1.9.2
 wsproto==1.3.2"
 
-stamp="$venv/.requirements"
-if [[ -x "$venv/bin/python" && -f "$stamp" ]] && [[ "$(cat "$stamp")" == "$requirements" ]] \
-    && "$venv/bin/python" -c 'import pytest, selenium' 2>/dev/null; then
+# shellcheck source=scripts/lib/venv.sh
+source "$root/scripts/lib/venv.sh"
+if venv_up_to_date "$venv" "$requirements" "pytest, selenium"; then
     echo "browser venv up to date: $venv"
     exit 0
 fi
-
-if ! command -v "$python" >/dev/null 2>&1; then
-    echo "setup.sh: $python not found; install Python 3.11+ (Debian 12: apt-get install -y python3 python3-venv)" >&2
-    exit 1
-fi
-if [[ ! -x "$venv/bin/python" ]]; then
-    rm -rf "$venv"
-    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
-        rm -rf "$venv"
-        echo "setup.sh: '$python -m venv' failed; on Debian/Ubuntu run: apt-get install -y python3-venv" >&2
-        exit 1
-    fi
-    echo "created venv $venv ($("$venv/bin/python" --version 2>&1))"
-fi
-
-constraints="$(mktemp)"
-trap 'rm -f "$constraints"' EXIT
-printf '%s\n' "$requirements" > "$constraints"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$constraints"
-"$venv/bin/python" -c 'import pytest, selenium'
-printf '%s' "$requirements" > "$stamp"
+venv_install "$venv" "$python" "$requirements" "pytest, selenium"
 echo "installed into $venv: pytest 9.2.0, selenium 4.51.0 (dependencies pinned)"
 if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
     echo "setup.sh: the browser is missing: apt-get install -y chromium chromium-driver" >&2

@@ -51,36 +51,17 @@ truststore==0.10.5
 typing_extensions==4.16.0
 urllib3==2.8.0"
 
-stamp="$venv/.requirements"
-if [[ -x "$venv/bin/python" && -f "$stamp" ]] && [[ "$(cat "$stamp")" == "$requirements" ]] \
-    && "$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client, requests' 2>/dev/null; then
+# shellcheck source=scripts/lib/venv.sh
+source "$root/scripts/lib/venv.sh"
+imports="aioapns, kalyke, apns2.client, pyapns_client, requests"
+if venv_up_to_date "$venv" "$requirements" "$imports"; then
     echo "clients venv up to date: $venv"
     exit 0
 fi
-
-if ! command -v "$python" >/dev/null 2>&1; then
-    echo "setup.sh: $python not found; install Python 3.11+ (Debian 12: apt-get install -y python3 python3-venv)" >&2
-    exit 1
-fi
-if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+if command -v "$python" >/dev/null 2>&1 &&
+    ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
     echo "setup.sh: $("$python" --version 2>&1) is too old; kalyke-apns needs Python 3.11 or later (set PYTHON=...)" >&2
     exit 1
 fi
-
-if [[ ! -x "$venv/bin/python" ]]; then
-    rm -rf "$venv"
-    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
-        rm -rf "$venv"
-        echo "setup.sh: '$python -m venv' failed; on Debian/Ubuntu run: apt-get install -y python3-venv" >&2
-        exit 1
-    fi
-    echo "created venv $venv ($("$venv/bin/python" --version 2>&1))"
-fi
-
-constraints="$(mktemp)"
-trap 'rm -f "$constraints"' EXIT
-printf '%s\n' "$requirements" > "$constraints"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$constraints"
-"$venv/bin/python" -c 'import aioapns, kalyke, apns2.client, pyapns_client, requests'
-printf '%s' "$requirements" > "$stamp"
+venv_install "$venv" "$python" "$requirements" "$imports"
 echo "installed into $venv: aioapns 4.0, kalyke-apns 1.5.0, apns2-up 0.9.0, pyapns_client 2.0.6, requests 2.34.2 (dependencies pinned)"
