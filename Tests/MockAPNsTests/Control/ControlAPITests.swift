@@ -265,6 +265,28 @@ struct ControlAPITests {
         }
     }
 
+    @Test("records appended faster than the stream writes go out together, yet each as its own event, in order")
+    func eventStreamBatches() async throws {
+        try await withControlServer { server, control in
+            let url = control.url
+            let streaming = Task {
+                try await offPool { try Curl.run(["-sN", "--max-time", "3", url + "/v1/requests/stream"]) }
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            let journal = server.journal
+            try await offPool {
+                for n in 1...2000 {
+                    journal.append(
+                        JournalRecord(kind: .phone, receivedAt: Date(), members: [("phone", .string("p\(n)"))]))
+                }
+            }
+            let (_, output, _) = try await streaming.value
+            let ids = output.split(separator: "\n").filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
+            #expect(ids == Array(1...2000), "\(ids.count) events; first \(ids.prefix(5)), last \(ids.suffix(5))")
+            #expect(output.components(separatedBy: "event: record\n").count - 1 == 2000)
+        }
+    }
+
     @Test("/metrics exposes request counters, the latency histogram, connections and journal size")
     func metrics() async throws {
         try await withControlServer { server, control in
