@@ -122,12 +122,17 @@ struct TokenUploadEndToEndTests {
             try await Self.withUploadServer(try Self.scenario(uploadingTo: receiver.url), capture: capture) {
                 server, control in
                 let (id, _) = try await Self.start(server)
-                let verify = try await ControlCurl.call("POST", control, "/v1/verify")
+                // Verify waits up to 5 s for the upload; an upload still pending then fails the verdict too, so the
+                // first answer fails either way (in the full suite the three tries have taken longer than 5 s).
+                let first = try await ControlCurl.call("POST", control, "/v1/verify")
+                #expect(first.status == 200 && first.json?["passed"] == .bool(false), "\(first.text)")
+                await server.engine.tokenUploads.waitUntilSettled(timeout: .seconds(30))
                 #expect(receiver.received.count == 3)
                 let upload = try #require(Self.uploads(server, id).first)
                 #expect(upload.status == .failed && upload.attempts == 3 && upload.httpStatus == 503)
                 let expected = "token upload (started) for activity \(id): to \(receiver.url) failed after 3 attempts: "
                     + "HTTP 503"
+                let verify = try await ControlCurl.call("POST", control, "/v1/verify")
                 #expect(verify.status == 200)
                 let json = try #require(verify.json)
                 #expect(json["passed"] == .bool(false))
