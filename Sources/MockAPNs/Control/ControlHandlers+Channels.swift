@@ -10,10 +10,9 @@ extension ControlHandlers {
                 .object([("count", .number(String(channels.count))), ("channels", .array(channels.map(\.json)))]))
         }
         router.get("/v1/channels/{id}") { _, context in
-            let id = context.parameters.get("id") ?? ""
-            let decoded = id.removingPercentEncoding ?? id
-            guard let channel = try await self.server.channel(id: decoded) else {
-                throw InProcessControl.unknownChannel(decoded)
+            let id = Self.pathParameter("id", of: context)
+            guard let channel = try await self.server.channel(id: id) else {
+                throw InProcessControl.unknownChannel(id)
             }
             return ControlResponse.json(channel.json)
         }

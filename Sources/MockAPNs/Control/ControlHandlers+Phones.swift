@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 extension ControlHandlers {
@@ -10,28 +9,22 @@ extension ControlHandlers {
                 .object([("count", .number(String(phones.count))), ("phones", .array(phones.map(\.json)))]))
         }
         router.get("/v1/phones/{id}") { _, context in
-            let id = Self.decoded(context.parameters.get("id"))
+            let id = Self.pathParameter("id", of: context)
             guard let phone = try await self.server.phone(id: id) else { throw InProcessControl.unknownPhone(id) }
             return ControlResponse.json(phone.json)
         }
         router.patch("/v1/phones/{id}") { request, context in
             let fields = try await Self.fields(request)
             return ControlResponse.json(
-                try await self.server.updatePhone(id: Self.decoded(context.parameters.get("id")), fields).json)
+                try await self.server.updatePhone(id: Self.pathParameter("id", of: context), fields).json)
         }
         router.patch("/v1/phones/{id}/apps/{bundle}") { request, context in
             let fields = try await Self.fields(request)
             let phone = try await self.server.updatePhoneApp(
-                id: Self.decoded(context.parameters.get("id")), bundleID: Self.decoded(context.parameters.get("bundle")),
+                id: Self.pathParameter("id", of: context), bundleID: Self.pathParameter("bundle", of: context),
                 fields)
             return ControlResponse.json(phone.json)
         }
-    }
-
-    /// A path segment as the client meant it: `%20` is a space (and so refused in a bundle id, as one typed there).
-    private static func decoded(_ segment: String?) -> String {
-        let segment = segment ?? ""
-        return segment.removingPercentEncoding ?? segment
     }
 
     /// A `PATCH` body: a JSON object of the fields to change.

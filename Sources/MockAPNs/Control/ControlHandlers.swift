@@ -49,6 +49,14 @@ struct ControlHandlers: Sendable {
 
     /// The decoded query parameters, in order.
     ///
+    /// The path parameter `name` as the client meant it: Hummingbird leaves it percent-encoded, so `%20` is
+    /// decoded to a space here (and then refused where a space is, as if typed), and a base64 channel id's `%2B`
+    /// to `+`.
+    static func pathParameter(_ name: String, of context: BasicRequestContext) -> String {
+        let segment = context.parameters.get(name) ?? ""
+        return segment.removingPercentEncoding ?? segment
+    }
+
     /// A `+` in the search text `q` is a space, as in a form (what `curl --data-urlencode`, Python's `requests`
     /// and browsers send); Hummingbird keeps it a `+`, and the other filters keep that (an ISO time's `+01:00`).
     static func parameters(_ request: Request) -> [(name: String, value: String)] {
