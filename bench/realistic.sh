@@ -184,6 +184,19 @@ realistic() {
                 }'
         done
     done
+    if ((FLOOR == 1)); then
+        echo
+        echo "| tokens | config | CPU µs/req: floor | nghttpd | mock-apns | mock-apns above the floor |"
+        echo "|---:|---|---:|---:|---:|---:|"
+        for tokens in $REALISTIC_TOKENS; do
+            for cfg in "${configs[@]}"; do
+                read -r name c m n <<<"$cfg"
+                awk -v t="$tokens" -v name="$name" -v f="${Q[floor,$tokens,$name,cpu]}" \
+                    -v nc="${Q[nghttpd,$tokens,$name,cpu]}" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
+                    'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", t, name, f, nc, mc, mc - f }'
+            done
+        done
+    fi
     echo
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }

@@ -6,11 +6,15 @@
 #   bench/run.sh              the comparison (about 3–5 minutes on 2 cores)
 #   SOAK=1 bench/run.sh       5,000,000 requests to mock-apns, RSS sampled: does memory stay flat?
 #
+# A third server, "floor", is the same binary with MOCK_APNS_BENCH_FLOOR=1: it answers every request 200 and does
+# nothing else with it (no rules, JWT, JSON, journal or phone), so the tables show what TLS, HTTP/2 and the
+# request's assembly cost and what mock-apns's work adds above them (issue 26 item 2); FLOOR=0 leaves it out.
+#
 # After the identical-push table it measures realistic traffic (bench/realistic.sh: distinct tokens, mixed
 # payloads, about 5 % rejected) against both servers and prints its table; REALISTIC=0 skips it.
 #
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
-# MOCK_APNS_BIN, MOCK_APNS_ARGS, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
+# MOCK_APNS_BIN, MOCK_APNS_ARGS, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
 # RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
@@ -31,6 +35,7 @@ CLIENT_CPU=${CLIENT_CPU:-1}
 H2LOAD_THREADS=${H2LOAD_THREADS:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}   # seconds one h2load run may take before the bench gives up
 MOCK_APNS_ARGS=${MOCK_APNS_ARGS:-}  # extra arguments for `mock-apns serve` (e.g. --scenario FILE)
+FLOOR=${FLOOR:-1}                 # 1: also measure the floor (MOCK_APNS_BENCH_FLOOR=1); 0: leave it out
 SOAK=${SOAK:-0}
 SOAK_N=${SOAK_N:-5000000}
 SOAK_CLIENTS=${SOAK_CLIENTS:-4}
@@ -143,20 +148,23 @@ build_mock() {
 }
 
 MOCK_PORT=""
-start_mock() {  # sets MOCK_PID, MOCK_PORT, JWT
-    MOCK_PORT=$(free_port)
+start_mock() {  # start_mock [floor] — sets MOCK_PID and MOCK_PORT (FLOOR_PID and FLOOR_PORT with floor), and JWT
+    local name=${1:-mock} port pid floor=0
+    [[ $name == floor ]] && floor=1
+    port=$(free_port)
     # shellcheck disable=SC2086  # MOCK_APNS_ARGS is a list of words on purpose
-    "${SERVER_ON[@]}" "$MOCK_APNS_BIN" serve --port "$MOCK_PORT" --control-port 0 --log-level warning --journal-capacity 100000 \
-        $MOCK_APNS_ARGS >"$TMP/mock.out" 2>"$TMP/mock.err" &
-    MOCK_PID=$!
-    SERVER_PIDS+=("$MOCK_PID")
+    MOCK_APNS_BENCH_FLOOR=$floor "${SERVER_ON[@]}" "$MOCK_APNS_BIN" serve --port "$port" --control-port 0 --channels-port 0 \
+        --log-level warning --journal-capacity 100000 $MOCK_APNS_ARGS >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    pid=$!
+    SERVER_PIDS+=("$pid")
     local i
     for ((i = 0; i < 300; i++)); do
-        grep -qx 'ready' "$TMP/mock.out" 2>/dev/null && break
-        kill -0 "$MOCK_PID" 2>/dev/null || { cat "$TMP/mock.out" "$TMP/mock.err" >&2; die "mock-apns exited at start"; }
+        grep -qx 'ready' "$TMP/$name.out" 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; die "mock-apns ($name) exited at start"; }
         sleep 0.1
     done
-    grep -qx 'ready' "$TMP/mock.out" || { cat "$TMP/mock.err" >&2; die "mock-apns did not print 'ready' within 30 s"; }
+    grep -qx 'ready' "$TMP/$name.out" || { cat "$TMP/$name.err" >&2; die "mock-apns ($name) did not print 'ready' within 30 s"; }
+    if ((floor)); then FLOOR_PID=$pid FLOOR_PORT=$port; else MOCK_PID=$pid MOCK_PORT=$port; fi
     JWT=$("$MOCK_APNS_BIN" token)
     [[ $JWT == *.*.* ]] || die "mock-apns token printed no JWT: $JWT"
 }
@@ -326,15 +334,18 @@ fi
 build_mock
 start_nghttpd
 start_mock
+((FLOOR == 1)) && start_mock floor
 set_headers
 check_200 nghttpd "$NGHTTPD_PORT"
 check_200 mock-apns "$MOCK_PORT"
+((FLOOR == 1)) && check_200 floor "$FLOOR_PORT"
 
 # name clients streams requests
 CONFIGS=("1x100 1 100 $N_C1" "4x100 4 100 $N_C4" "50x10 50 10 $N_C50")
 SERVERS=(nghttpd mock-apns)
-server_pid() { if [[ $1 == nghttpd ]]; then echo "$NGHTTPD_PID"; else echo "$MOCK_PID"; fi; }
-server_port() { if [[ $1 == nghttpd ]]; then echo "$NGHTTPD_PORT"; else echo "$MOCK_PORT"; fi; }
+((FLOOR == 1)) && SERVERS+=(floor)
+server_pid() { case $1 in nghttpd) echo "$NGHTTPD_PID" ;; floor) echo "$FLOOR_PID" ;; *) echo "$MOCK_PID" ;; esac; }
+server_port() { case $1 in nghttpd) echo "$NGHTTPD_PORT" ;; floor) echo "$FLOOR_PORT" ;; *) echo "$MOCK_PORT" ;; esac; }
 
 say "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)$(
     [[ $PIN == 1 ]] && echo ", servers on CPU $SERVER_CPU, h2load on CPU $CLIENT_CPU" || echo ", no pinning")"
@@ -413,6 +424,16 @@ TABLE="$TMP/table.md"
                 printf "| %s | %.2f× | %.2f× | %s |\n", name, rr, cr, verdict
             }'
     done
+    if ((FLOOR == 1)); then
+        echo
+        echo "| config | CPU µs/req: floor | nghttpd | mock-apns | mock-apns above the floor |"
+        echo "|---|---:|---:|---:|---:|"
+        for cfg in "${CONFIGS[@]}"; do
+            read -r name c m n <<<"$cfg"
+            awk -v name="$name" -v f="${R[floor,$name,cpu]}" -v nc="${R[nghttpd,$name,cpu]}" \
+                -v mc="${R[mock-apns,$name,cpu]}" 'BEGIN { printf "| %s | %s | %s | %s | %.2f |\n", name, f, nc, mc, mc - f }'
+        done
+    fi
 } >"$TABLE"
 
 echo

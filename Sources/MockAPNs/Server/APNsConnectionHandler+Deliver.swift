@@ -31,6 +31,7 @@ extension APNsConnectionHandler {
     /// when its delay ends.
     func decideCompletedRequests(context: ChannelHandlerContext) {
         guard let session, !session.completedRequests.isEmpty else { return }
+        if atFloor { return answerAtFloor(session) }
         // Swapped with spare arrays, not copied: all three keep their capacity from batch to batch.
         var requests = spareRequests
         swap(&requests, &session.completedRequests)
@@ -82,6 +83,20 @@ extension APNsConnectionHandler {
             }
         }
         deliver(&records, &steps, context: context)
+    }
+
+    /// `BenchFloor`: answers each completed request 200 and forgets it. The stream limit goes to the one an
+    /// authenticated connection has, as after a first accepted push, so the client is not held to one stream.
+    private func answerAtFloor(_ session: HTTP2Session) {
+        let full = StreamStanding.limit(authenticated: true, inError: false, fidelity: connection.world.fidelity)
+        if streamLimit.announced != full {
+            let before = streamLimit.announced
+            announce(streamLimit.want(full, now: NIODeadline.now().uptimeNanoseconds, interval: 0), before: before)
+        }
+        for request in session.completedRequests {
+            session.submitResponse(streamID: request.streamID, response: BenchFloor.answer)
+        }
+        session.completedRequests.removeAll(keepingCapacity: true)
     }
 
     /// Records, then answers: the one path from a decision to the client, for a read's batch, a delayed answer and

@@ -52,6 +52,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     var streamLimit = StreamLimitAnnouncer(initial: 0)
     /// The control frames already added to the server's metrics.
     var reportedControlFrames = HTTP2ControlFrameCounts()
+    /// `BenchFloor.isOn`, read once per connection.
+    let atFloor = BenchFloor.isOn
 
     init(
         engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,

@@ -117,6 +117,10 @@ public final class MockAPNsServer: Sendable {
             world: scenario.world, rules: scenario.rules, journal: journal, clock: clock,
             tokenUploadTransport: tokenUploadTransport)
         engine.tokenUploads.useLogger(logger)
+        if BenchFloor.isOn {
+            logger.warning(
+                "\(BenchFloor.variable)=1: every request is answered 200 and nothing is checked or recorded (bench only)")
+        }
         engine.apply(scenario)
         let connections = ConnectionRegistry()
         let connectionLog = RateLimitedLog()
