@@ -14,7 +14,7 @@
 # payloads, about 5 % rejected) against both servers and prints its table; REALISTIC=0 skips it.
 #
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
-# MOCK_APNS_BIN, MOCK_APNS_ARGS, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
+# MOCK_APNS_BIN, MOCK_APNS_ARGS, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
 # RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
@@ -41,6 +41,7 @@ SOAK_N=${SOAK_N:-5000000}
 SOAK_CLIENTS=${SOAK_CLIENTS:-4}
 SOAK_STREAMS=${SOAK_STREAMS:-100}
 SOAK_INTERVAL=${SOAK_INTERVAL:-5}  # seconds between RSS samples
+SOAK_TOKENS=${SOAK_TOKENS:-}      # a number: the soak sends realistic traffic over that many distinct tokens
 RESULTS_DIR=${RESULTS_DIR:-bench/results}  # git-ignored; the markdown table is also written there
 
 DEVICE_TOKEN=$(printf '0123456789abcdef%.0s' 1 2 3 4)   # 64 hex characters
@@ -263,23 +264,62 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # ---------------------------------------------------------------------------------------------------------------
 # Soak: 5 million requests to mock-apns, RSS sampled
 # ---------------------------------------------------------------------------------------------------------------
+# soak_load OUT → starts the soak's h2load in the background and sets SOAK_LOAD_PID. With SOAK_TOKENS, the traffic is
+# the realistic mix (bench/realistic.sh) over SOAK_TOKENS distinct tokens: one h2load per payload kind, run one
+# after the other by a subshell, so that every record differs from the one before it in token and, between
+# kinds, in payload; their outputs are concatenated into OUT.
+soak_load() {
+    local out=$1
+    if [[ -z $SOAK_TOKENS ]]; then
+        "${CLIENT_ON[@]}" timeout --signal=INT $((RUN_TIMEOUT * 12)) h2load -t "$H2LOAD_THREADS" -c "$SOAK_CLIENTS" \
+            -m "$SOAK_STREAMS" -n "$SOAK_N" -d "$BODY" "${H2LOAD_HEADERS[@]}" \
+            "https://127.0.0.1:$MOCK_PORT$REQUEST_PATH" >"$out" 2>&1 &
+        SOAK_LOAD_PID=$!
+        return
+    fi
+    local uris="$TMP/uris-$SOAK_TOKENS-soak"
+    { echo "https://127.0.0.1:$MOCK_PORT$(head -1 "$TMP/uris-$SOAK_TOKENS")"; tail -n +2 "$TMP/uris-$SOAK_TOKENS"; } >"$uris"
+    (
+        local kind name share type topic priority body rc=0
+        : >"$out"
+        for kind in "${REALISTIC_KINDS[@]}"; do
+            read -r name share type topic priority body <<<"$kind"
+            "${CLIENT_ON[@]}" timeout --signal=INT $((RUN_TIMEOUT * 12)) h2load -t "$H2LOAD_THREADS" \
+                -c "$SOAK_CLIENTS" -m "$SOAK_STREAMS" -n $((SOAK_N * share / 100)) -i "$uris" -d "$body" \
+                -H "apns-topic: $topic" -H "apns-push-type: $type" -H "apns-priority: $priority" \
+                -H "authorization: bearer $JWT" >>"$out" 2>&1 || rc=$?
+            ((rc == 0)) || exit "$rc"
+        done
+    ) &
+    SOAK_LOAD_PID=$!
+}
+
 soak() {
     build_mock
     start_mock
     set_headers
     check_200 mock-apns "$MOCK_PORT"
+    local idle_kb
+    idle_kb=$(status_kb "$MOCK_PID" VmRSS)
+    if [[ -n $SOAK_TOKENS ]]; then
+        [[ $SOAK_TOKENS =~ ^[1-9][0-9]{0,6}$ ]] || die "SOAK_TOKENS=$SOAK_TOKENS: give a number of tokens, 1 to 9999999"
+        REALISTIC_DEFINE_ONLY=1
+        # shellcheck source=bench/realistic.sh
+        source "$ROOT/bench/realistic.sh"
+        realistic_bodies
+        realistic_tokens "$SOAK_TOKENS"
+    fi
     say "bench: warm-up, $WARMUP_N requests"
     run_h2load "$MOCK_PID" "$MOCK_PORT" 4 100 "$WARMUP_N" "" >/dev/null
     local start_kb samples="$TMP/rss.samples" t0 hpid rc=0 out="$TMP/soak.out"
     start_kb=$(status_kb "$MOCK_PID" VmRSS)
-    say "bench: soak, $SOAK_N requests at -c$SOAK_CLIENTS -m$SOAK_STREAMS; RSS every ${SOAK_INTERVAL}s"
+    say "bench: soak, $SOAK_N requests at -c$SOAK_CLIENTS -m$SOAK_STREAMS$(
+        [[ -n $SOAK_TOKENS ]] && echo ", realistic mix over $SOAK_TOKENS tokens"); RSS every ${SOAK_INTERVAL}s"
     local before after
     before=$(cpu_ticks "$MOCK_PID")
     t0=$(date +%s)
-    "${CLIENT_ON[@]}" timeout --signal=INT $((RUN_TIMEOUT * 12)) h2load -t "$H2LOAD_THREADS" -c "$SOAK_CLIENTS" \
-        -m "$SOAK_STREAMS" -n "$SOAK_N" -d "$BODY" "${H2LOAD_HEADERS[@]}" \
-        "https://127.0.0.1:$MOCK_PORT$REQUEST_PATH" >"$out" 2>&1 &
-    hpid=$!
+    soak_load "$out"
+    hpid=$SOAK_LOAD_PID
     printf '%s %s\n' 0 "$start_kb" >"$samples"
     while kill -0 "$hpid" 2>/dev/null; do
         sleep "$SOAK_INTERVAL"
@@ -296,13 +336,15 @@ soak() {
     local peak_kb
     peak_kb=$(status_kb "$MOCK_PID" VmHWM)
     echo
-    echo "## Soak: $SOAK_N requests to mock-apns (-c$SOAK_CLIENTS -m$SOAK_STREAMS, journal capacity 100000)"
+    echo "## Soak: $SOAK_N requests to mock-apns (-c$SOAK_CLIENTS -m$SOAK_STREAMS, journal capacity 100000$(
+        [[ -n $SOAK_TOKENS ]] && echo "; the realistic mix over $SOAK_TOKENS distinct tokens, one payload kind after another"))"
     echo
     grep -E '^(finished in|requests:|status codes:)' "$out"
-    awk -v ticks=$((after - before)) -v tck="$CLK_TCK" '/^requests:/ { printf "server CPU: %.2f µs per request\n", ticks * 1e6 / tck / $6 }' "$out"
+    awk -v ticks=$((after - before)) -v tck="$CLK_TCK" '/^requests:/ { n += $6 } END { printf "server CPU: %.2f µs per request\n", ticks * 1e6 / tck / n }' "$out"
     # Flat: after the first quarter (the journal is full after its first 100000 records), RSS grows by at most
     # 10 % or 16 MiB, whichever is larger. The slope is a least-squares fit over the last three quarters.
-    awk -v start="$start_kb" -v peak="$peak_kb" '
+    awk -v start="$start_kb" -v peak="$peak_kb" -v idle="$idle_kb" \
+        -v held=$(((SOAK_N / 4 + WARMUP_N) < 100000 ? SOAK_N / 4 + WARMUP_N : 100000)) '
         { t[NR] = $1; r[NR] = $2 }
         END {
             n = NR; last = t[n]; q = 0
@@ -315,12 +357,16 @@ soak() {
             printf "RSS: start %.1f MiB (after warm-up), at 1/4 %.1f MiB, end %.1f MiB, peak (VmHWM) %.1f MiB\n",
                 start / 1024, base / 1024, end_ / 1024, peak / 1024
             printf "RSS slope over the last three quarters: %+.1f KiB/s (%d samples)\n", slope, k
+            printf "journal memory per record: about %.0f bytes ((RSS at 1/4 - RSS before the first push) / %d records)\n",
+                (base - idle) * 1024 / held, held
             if (growth <= allowed) printf "memory stayed flat: YES (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
             else printf "memory stayed flat: NO (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
         }' "$samples"
-    local ok
-    ok=$(awk '/^status codes:/ { print $3 }' "$out")
-    ((ok == SOAK_N)) || echo "note: $((SOAK_N - ok)) of $SOAK_N requests were not answered 2xx (see the lines above)"
+    local ok sent
+    ok=$(awk '/^status codes:/ { n += $3 } END { print n }' "$out")
+    sent=$(awk '/^requests:/ { n += $2 } END { print n }' "$out")
+    ((ok == sent)) || echo "note: $((sent - ok)) of $sent requests were not answered 2xx (see the lines above;" \
+        "with SOAK_TOKENS 1 in 40 tokens is malformed on purpose)"
 }
 
 if [[ $SOAK == 1 ]]; then
