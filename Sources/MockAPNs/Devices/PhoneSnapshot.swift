@@ -198,12 +198,14 @@ extension PhoneSnapshot {
         return false
     }
 
-    /// The badge a push left: `aps.badge` of a push that showed or applied it, unless the person turned badges off
-    /// or the foreground delegate left the badge out.
+    /// The badge a push left: `aps.badge` of a notification that showed or applied it, unless the person turned
+    /// badges off or the foreground delegate left the badge out. Only alert and background pushes are notifications:
+    /// a widget reload is `applied` too, and sets no badge.
     private static func badge(
         _ record: JournalRecord, _ device: DeviceOutcome, _ facts: PushFacts, _ app: AppBehaviour
     ) -> Int? {
         guard let badge = facts.badge, [.shown, .shownQuietly, .withheld, .applied].contains(device.kind),
+            record.pushType.map({ $0 == "alert" || $0 == "background" }) ?? true,
             !device.fired(.badgeOff)
         else { return nil }
         if device.fired(.foregroundPresented), case .options(let options) = app.willPresent,
