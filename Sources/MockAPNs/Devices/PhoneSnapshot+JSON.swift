@@ -70,7 +70,7 @@ extension NotificationSettings: JSONMapped {
 extension PhoneSnapshot.App: JSONMapped {
     /// `{"bundleID", "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger",
     /// "voipFailures", "locationAuthorization", "pttChannel", "complicationOnFace", "badge", "held", "stored",
-    /// "threads", "notificationCount", "notifications"}`.
+    /// "complicationBudgetUsed", "widgetBudgetUsed", "threads", "notificationCount", "notifications"}`.
     public static let jsonMapping = JSONMapping<PhoneSnapshot.App, PhoneSnapshot.App>(
         PhoneSnapshot.App(
             bundleID: "", onPhone: AppOnPhone(), badge: nil, notificationCount: 0, notifications: [], held: nil),
@@ -89,6 +89,8 @@ extension PhoneSnapshot.App: JSONMapped {
             .member("badge", \.badge, .optional(.integer)),
             .member("held", \.held, .optional(.object)),
             .member("stored", \.stored, .compactArray(.object)),
+            .member("complicationBudgetUsed", \.complicationBudgetUsed, .integer),
+            .member("widgetBudgetUsed", \.widgetBudgetUsed, .integer),
             .member("threads", \.threads, .compactArray(.object)),
             .member("notificationCount", \.notificationCount, .integer),
             .member("notifications", \.notifications, .compactArray(.object)),

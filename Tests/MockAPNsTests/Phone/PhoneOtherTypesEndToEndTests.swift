@@ -44,6 +44,13 @@ struct PhoneOtherTypesEndToEndTests {
         return result
     }
 
+    /// `member` of com.example.app on the phone of token `n`, as `GET /v1/phones/{token}` gives it.
+    static func budgetUsed(_ control: MockAPNsControlAPI, _ n: Int, _ member: String) async throws -> JSONValue? {
+        let phone = try await ControlCurl.call("GET", control, "/v1/phones/\(t(n))")
+        let app = phone.json?["apps"]?.arrayValue?.first { $0["bundleID"] == "com.example.app" }
+        return app?[member]
+    }
+
     static let ptt = #"{"aps":{},"speaker":"Ana"}"#
     static let location = #"{"aps":{}}"#
     static let complication = #"{"aps":{},"score":"2-1"}"#
@@ -139,11 +146,14 @@ struct PhoneOtherTypesEndToEndTests {
             #expect(
                 try await Self.push(server, 6, .complication, Self.complication).kindAndRule
                     == "launched complication-delivered", "the budget is per phone")
+            #expect(try await Self.budgetUsed(control, 5, "complicationBudgetUsed") == 50)
             let moved = try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "24h"}"#)
             #expect(moved.status == 200)
+            #expect(try await Self.budgetUsed(control, 5, "complicationBudgetUsed") == 0)
             #expect(
                 try await Self.push(server, 5, .complication, Self.complication).kindAndRule
                     == "launched complication-delivered")
+            #expect(try await Self.budgetUsed(control, 5, "complicationBudgetUsed") == 1)
         }
     }
 
@@ -188,6 +198,7 @@ struct PhoneOtherTypesEndToEndTests {
             #expect(third.kindAndRule == "throttled widget-budget")
             #expect(third.device?.reason?.contains("(widgetPushesPerDay 2)") == true)
             #expect(try await Self.push(server, 10, .widgets, Self.reload).device?.kind == .applied, "per phone")
+            #expect(try await Self.budgetUsed(control, 9, "widgetBudgetUsed") == 2)
             _ = try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "24h"}"#)
             #expect(try await Self.push(server, 9, .controls, Self.reload).kindAndRule == "applied controls-reload")
         }
