@@ -66,6 +66,9 @@ struct PhonePrinter {
         if !app.backgroundAppRefresh { parts.append("Background App Refresh off") }
         if app.debugger { parts.append("under the debugger") }
         if app.voipFailures > 0 { parts.append("\(app.voipFailures) unreported VoIP pushes") }
+        if app.locationAuthorization != .always { parts.append("location \(app.locationAuthorization.rawValue)") }
+        if app.pttChannel == .left { parts.append("left its Push to Talk channel") }
+        if !app.complicationOnFace { parts.append("complication not on the watch face") }
         return parts.joined(separator: ", ")
     }
 

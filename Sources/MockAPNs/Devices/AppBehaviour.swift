@@ -68,6 +68,12 @@ public struct AppBehaviour: Sendable {
     public var backgroundHandler = AppCases(BackgroundHandling.completes)
     /// What `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` does.
     public var voip = AppCases(VoIPHandling(reports: true))
+    /// What the Push to Talk delegate's `incomingPushResult` returns.
+    public var pushToTalk = AppCases(PushToTalkResult.activeParticipant)
+    /// What the location push service extension does.
+    public var locationExtension = AppCases(LocationExtensionHandling.completes)
+    /// The non-default File Provider domains the app adds with `addDomain`; `nil`: not declared (none checked).
+    public var fileProviderDomains: Set<String>?
 
     /// An app that declares nothing.
     public init() {}
@@ -76,7 +82,8 @@ public struct AppBehaviour: Sendable {
     public var isUndeclared: Bool {
         entitlements == nil && backgroundModes == nil && willPresent == .noDelegate && categories == nil
             && sounds == nil && serviceExtension.isUndeclared && backgroundHandler.isPlain(.completes)
-            && voip.isPlain(VoIPHandling(reports: true))
+            && voip.isPlain(VoIPHandling(reports: true)) && pushToTalk.isPlain(.activeParticipant)
+            && locationExtension.isPlain(.completes) && fileProviderDomains == nil
     }
 
     /// Whether the app has a notification service extension.
@@ -101,6 +108,24 @@ public struct AppBehaviour: Sendable {
         case completes
         /// Does not call it within 30 s: the app is killed.
         case timesOut
+    }
+
+    /// What the Push to Talk delegate's `incomingPushResult(channelManager:channelUUID:pushPayload:)` returns
+    /// (doc, Creating a Push to Talk app).
+    public enum PushToTalkResult: String, Sendable, Hashable, CaseIterable {
+        /// `.activeRemoteParticipant`: someone speaks; the system activates the audio session.
+        case activeParticipant
+        /// `.leaveChannel`: the app leaves the channel.
+        case leaveChannel
+    }
+
+    /// What the location push service extension does with a push (doc, Creating a location push service
+    /// extension).
+    public enum LocationExtensionHandling: String, Sendable, Hashable, CaseIterable {
+        /// Calls the completion handler in time.
+        case completes
+        /// Runs out of time: `serviceExtensionWillTerminate()`, then the system kills it.
+        case slow
     }
 
     /// What the PushKit delegate does with a VoIP push.

@@ -29,6 +29,25 @@ public struct AppOnPhone: Sendable, Hashable {
         case ephemeral
     }
 
+    /// What the person allowed the app's location use (doc, `CLAuthorizationStatus`): a location push needs
+    /// `always`.
+    public enum LocationAuthorization: String, Sendable, Hashable, CaseIterable {
+        /// Always, in the background too.
+        case always
+        /// Only while the app is in use.
+        case whenInUse
+        /// Never (denied, or not asked).
+        case never
+    }
+
+    /// Whether the person is in the app's Push to Talk channel (doc, Creating a Push to Talk app).
+    public enum PTTChannel: String, Sendable, Hashable, CaseIterable {
+        /// In the channel: the PTT token works.
+        case joined
+        /// Left it: the token works only while someone is in the channel.
+        case left
+    }
+
     /// Whether the app is installed on the phone.
     public var installed = true
     /// Whether the app runs.
@@ -43,6 +62,12 @@ public struct AppOnPhone: Sendable, Hashable {
     public var debugger = false
     /// How many VoIP pushes the app failed to report as calls.
     public var voipFailures = 0
+    /// The app's location authorization.
+    public var locationAuthorization = LocationAuthorization.always
+    /// The app's Push to Talk channel.
+    public var pttChannel = PTTChannel.joined
+    /// Whether the app's complication is on the paired watch's face.
+    public var complicationOnFace = true
 
     /// An installed app in the background, authorized, every setting on: the default.
     public init() {}

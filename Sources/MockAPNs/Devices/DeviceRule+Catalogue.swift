@@ -156,6 +156,50 @@ extension DeviceRule {
     /// `voipFailures` reached `voipSuspendAfter`: not launched.
     public static let voipSuspended = DeviceRule("voip-suspended", .open, "forums/764376; the number is unknown")
 
+    // MARK: Push to Talk, location, complication, widgets and controls, File Provider, MDM (phone.md §4)
+
+    /// The person left the app's Push to Talk channel: the token works only while someone is in it.
+    public static let pttNoChannel = DeviceRule("ptt-no-channel", .doc, "Creating a Push to Talk app")
+    /// A Push to Talk push to a force-quit app: launched or dropped, by `pttAfterForceQuit`.
+    public static let pttForceQuit = DeviceRule("ptt-force-quit", .open, "forums/781909 vs /780822")
+    /// `incomingPushResult` returned `.activeRemoteParticipant`: the system activates the audio session.
+    public static let pttActiveParticipant = DeviceRule(
+        "ptt-active-participant", .doc, "Creating a Push to Talk app")
+    /// `incomingPushResult` returned `.leaveChannel`: the app leaves the channel.
+    public static let pttLeaveChannel = DeviceRule("ptt-leave-channel", .doc, "Creating a Push to Talk app")
+    /// The app lacks the location push entitlement (a real app would not get the token).
+    public static let locationNoEntitlement = DeviceRule(
+        "location-no-entitlement", .doc, "Creating a location push service extension")
+    /// The person did not allow location `always`.
+    public static let locationNotAuthorized = DeviceRule(
+        "location-not-authorized", .doc, "Creating a location push service extension")
+    /// The location push service extension ran and completed.
+    public static let locationExtensionRan = DeviceRule(
+        "location-extension-ran", .doc, "Creating a location push service extension")
+    /// The location push service extension ran out of time and was killed.
+    public static let locationExtensionSlow = DeviceRule(
+        "location-extension-slow", .doc, "Creating a location push service extension")
+    /// The complication is on the watch face: the app gets the push.
+    public static let complicationDelivered = DeviceRule("complication-delivered", .doc, "PKPushType.complication")
+    /// The complication is not on the active watch face.
+    public static let complicationNotOnFace = DeviceRule("complication-not-on-face", .doc, "PKPushType.complication")
+    /// More than `complicationPerDay` complication pushes within 24 hours.
+    public static let complicationBudget = DeviceRule("complication-budget", .doc, "PKPushType.complication")
+    /// A widgets push: the app's timelines reload.
+    public static let widgetReload = DeviceRule("widget-reload", .doc, "WidgetKit, Updating widgets with push")
+    /// A controls push: each control with a push handler reloads.
+    public static let controlsReload = DeviceRule("controls-reload", .doc, "WidgetKit, ControlPushHandler")
+    /// More than `widgetPushesPerDay` widget and control pushes within 24 hours.
+    public static let widgetBudget = DeviceRule("widget-budget", .open, "WidgetKit (budgeted; no number given)")
+    /// A File Provider push: the system signals the enumerator of its container.
+    public static let fileproviderSignalled = DeviceRule(
+        "fileprovider-signalled", .doc, "Using push notifications to signal changes")
+    /// A File Provider push without a `domain` for the app's declared domains.
+    public static let fileproviderNoDomain = DeviceRule(
+        "fileprovider-no-domain", .seen, "forums/706004; doc, Using push notifications to signal changes")
+    /// An MDM push: the device checks in with its MDM server.
+    public static let mdmCheckin = DeviceRule("mdm-checkin", .doc, "Sending MDM commands to a device")
+
     // MARK: Live Activities (live-activities.md §2)
 
     /// A `start` started an activity.
@@ -202,6 +246,10 @@ extension DeviceRule {
         .backgroundRefreshOff, .backgroundPriorityTen, .backgroundOverRate, .backgroundLowPower, .backgroundBudget,
         .backgroundHandlerTimeout,
         .voipReported, .voipCallSilenced, .voipNotReported, .voipNoReportNeeded, .voipSuspensionRisk, .voipSuspended,
+        .pttNoChannel, .pttForceQuit, .pttActiveParticipant, .pttLeaveChannel, .locationNoEntitlement,
+        .locationNotAuthorized, .locationExtensionRan, .locationExtensionSlow, .complicationDelivered,
+        .complicationNotOnFace, .complicationBudget, .widgetReload, .controlsReload, .widgetBudget,
+        .fileproviderSignalled, .fileproviderNoDomain, .mdmCheckin,
         .activityStarted, .activityApplied, .activityEnded, .activityOlderTimestamp, .activityOldTimestamp,
         .activityAfterEnd, .activityNotDecodable, .activityStartNeedsAlert, .activityUnknownType, .activityTooLarge,
         .activityFutureTimestamp, .activityUpdateBudget, .activityStartBudget,

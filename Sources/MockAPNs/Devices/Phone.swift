@@ -32,6 +32,9 @@ public struct Phone: Sendable {
     var backgroundPushes: [Date] = []
     /// When each push the budget counts launched an app, oldest first, within `backgroundBudgetWindow`.
     var backgroundLaunches: [Date] = []
+    /// When each push a daily budget counted reached an app within the last 24 hours, oldest first
+    /// (`Phone.DailyBudget`).
+    var dailyPushes: [DailyBudget: [Date]] = [:]
     /// The background push held per app, by bundle id.
     public var held: [String: HeldPush] = [:]
     /// The push that shows each `apns-collapse-id`, by bundle id and collapse id.

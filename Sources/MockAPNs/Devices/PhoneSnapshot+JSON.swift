@@ -69,7 +69,8 @@ extension NotificationSettings: JSONMapped {
 
 extension PhoneSnapshot.App: JSONMapped {
     /// `{"bundleID", "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger",
-    /// "voipFailures", "badge", "held", "stored", "threads", "notificationCount", "notifications"}`.
+    /// "voipFailures", "locationAuthorization", "pttChannel", "complicationOnFace", "badge", "held", "stored",
+    /// "complicationBudgetUsed", "widgetBudgetUsed", "threads", "notificationCount", "notifications"}`.
     public static let jsonMapping = JSONMapping<PhoneSnapshot.App, PhoneSnapshot.App>(
         PhoneSnapshot.App(
             bundleID: "", onPhone: AppOnPhone(), badge: nil, notificationCount: 0, notifications: [], held: nil),
@@ -82,9 +83,14 @@ extension PhoneSnapshot.App: JSONMapped {
             .member("backgroundAppRefresh", \.onPhone.backgroundAppRefresh, .bool),
             .member("debugger", \.onPhone.debugger, .bool),
             .member("voipFailures", \.onPhone.voipFailures, .integer),
+            .member("locationAuthorization", \.onPhone.locationAuthorization, .rawValue),
+            .member("pttChannel", \.onPhone.pttChannel, .rawValue),
+            .member("complicationOnFace", \.onPhone.complicationOnFace, .bool),
             .member("badge", \.badge, .optional(.integer)),
             .member("held", \.held, .optional(.object)),
             .member("stored", \.stored, .compactArray(.object)),
+            .member("complicationBudgetUsed", \.complicationBudgetUsed, .integer),
+            .member("widgetBudgetUsed", \.widgetBudgetUsed, .integer),
             .member("threads", \.threads, .compactArray(.object)),
             .member("notificationCount", \.notificationCount, .integer),
             .member("notifications", \.notifications, .compactArray(.object)),
@@ -171,7 +177,8 @@ extension PhoneSnapshot.Notification {
 }
 
 extension AppOnPhone: JSONMapped {
-    /// `{"installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger", "voipFailures"}`.
+    /// `{"installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger", "voipFailures",
+    /// "locationAuthorization", "pttChannel", "complicationOnFace"}`.
     public static let jsonMapping = JSONMapping<AppOnPhone, AppOnPhone>(
         AppOnPhone(),
         [
@@ -182,5 +189,8 @@ extension AppOnPhone: JSONMapped {
             .member("backgroundAppRefresh", \.backgroundAppRefresh, .bool),
             .member("debugger", \.debugger, .bool),
             .member("voipFailures", \.voipFailures, .integer),
+            .member("locationAuthorization", \.locationAuthorization, .rawValue),
+            .member("pttChannel", \.pttChannel, .rawValue),
+            .member("complicationOnFace", \.complicationOnFace, .bool),
         ])
 }

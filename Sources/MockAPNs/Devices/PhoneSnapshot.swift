@@ -79,6 +79,11 @@ public struct PhoneSnapshot: Sendable {
         public var stored: [Stored] = []
         /// Its notifications grouped by `thread-id`, in the order of each group's newest notification.
         public var threads: [ThreadGroup] = []
+        /// The complication pushes `simulation.complicationPerDay` counted within the last 24 hours.
+        public var complicationBudgetUsed = 0
+        /// The widget and control pushes `simulation.widgetPushesPerDay` counted within the last 24 hours (none
+        /// while it is `unlimited`).
+        public var widgetBudgetUsed = 0
     }
 
     /// What the phone counted of background pushes.
@@ -150,8 +155,12 @@ extension PhoneSnapshot {
             lists[topic, default: []].append(notification)
         }
         var bundles = Set(phone.state.apps.keys).union(lists.keys).union(phone.held.keys).union(badges.keys)
-            .union(phone.stored.values.map(\.bundleID))
+            .union(phone.stored.values.map(\.bundleID)).union(phone.dailyPushes.keys.map(\.bundleID))
         bundles.remove("")
+        let day = now.addingTimeInterval(-SimulationSettings.dailyBudgetWindow)
+        func usedToday(_ kind: Phone.DailyBudget.Kind, _ bundle: String) -> Int {
+            phone.dailyPushes[Phone.DailyBudget(kind: kind, bundleID: bundle)]?.filter { $0 > day }.count ?? 0
+        }
         apps = bundles.sorted().map { bundle in
             let list = lists[bundle] ?? []
             var app = App(
@@ -162,6 +171,8 @@ extension PhoneSnapshot {
                 Stored(sequence: $0.number.sequence, storedAt: $0.storedAt, expiresAt: $0.expiresAt, slot: $0.slot)
             }
             app.threads = Self.threads(of: list)
+            app.complicationBudgetUsed = usedToday(.complication, bundle)
+            app.widgetBudgetUsed = usedToday(.widgets, bundle)
             return app
         }
         let settings = setup.settings
@@ -198,12 +209,14 @@ extension PhoneSnapshot {
         return false
     }
 
-    /// The badge a push left: `aps.badge` of a push that showed or applied it, unless the person turned badges off
-    /// or the foreground delegate left the badge out.
+    /// The badge a push left: `aps.badge` of a notification that showed or applied it, unless the person turned
+    /// badges off or the foreground delegate left the badge out. Only alert and background pushes are notifications:
+    /// a widget reload is `applied` too, and sets no badge.
     private static func badge(
         _ record: JournalRecord, _ device: DeviceOutcome, _ facts: PushFacts, _ app: AppBehaviour
     ) -> Int? {
         guard let badge = facts.badge, [.shown, .shownQuietly, .withheld, .applied].contains(device.kind),
+            record.pushType.map({ $0 == "alert" || $0 == "background" }) ?? true,
             !device.fired(.badgeOff)
         else { return nil }
         if device.fired(.foregroundPresented), case .options(let options) = app.willPresent,

@@ -72,10 +72,11 @@ struct PhoneWalk {
         return made
     }
 
-    /// Walks the push through APNs's stage and the phone's; `nil` for a push type the phone does not play yet.
+    /// Walks the push through APNs's stage and the phone's; `nil` for a push type the phone does not play here
+    /// (Live Activities have their own walk).
     mutating func run(on phone: inout Phone) -> DeviceOutcome? {
         let isVoIP = pushType == .voip
-        guard isVoIP || pushType == .alert || pushType == .background else { return nil }
+        guard isVoIP || pushType == .alert || pushType == .background else { return runOther(on: &phone) }
         let appState = phone.state.app(bundleID)
         // §1 step 1: "the app is uninstalled on the token's phone" (seen).
         if !appState.installed { return uninstalled(on: &phone) }
@@ -104,6 +105,23 @@ struct PhoneWalk {
         noteTypeMismatch()
         if facts.isBackgroundOnly || alertDiscarded { return background(on: &phone) }
         return alert(on: &phone)
+    }
+
+    /// The walk of the push types that are not notifications (phone.md §4, "The others"): APNs's stage (§1 steps
+    /// 1, 3 and 4; the person's notification setting does not apply to them), then the push type's own walk.
+    private mutating func runOther(on phone: inout Phone) -> DeviceOutcome? {
+        let types: [APNsPushType] = [.pushtotalk, .location, .complication, .widgets, .controls, .fileprovider, .mdm]
+        guard types.contains(pushType) else { return nil }
+        if !phone.state.app(bundleID).installed { return uninstalled(on: &phone) }
+        if !phone.state.online { return store(on: &phone) }
+        switch pushType {
+        case .pushtotalk: return pushToTalk(on: &phone)
+        case .location: return location(on: &phone)
+        case .complication: return complication(on: &phone)
+        case .widgets, .controls: return widgets(on: &phone)
+        case .fileprovider: return fileProvider()
+        default: return mdm()
+        }
     }
 
     /// A push type the payload disagrees with: what the same tests saw (phone.md §1, open; the payload decides).

@@ -94,8 +94,27 @@ public struct SimulationSettings: Sendable, Hashable {
     /// (`notificationCount`) but not listed, so a phone with a long history answers in bounded time and memory.
     public var notificationCenterLimit = 1_000
 
+    /// What a Push to Talk push to a force-quit app does.
+    public enum AfterForceQuit: String, Sendable, Hashable, CaseIterable {
+        /// The system launches the app and asks for its `incomingPushResult` (forums/781909).
+        case launch
+        /// The push is dropped (forums/780822).
+        case drop
+    }
+    /// `pttAfterForceQuit` (open: forums/781909 against /780822).
+    public var pttAfterForceQuit = AfterForceQuit.launch
+    /// How many complication pushes an app gets per rolling 24 hours; `nil`: no limit (doc,
+    /// `PKPushType.complication`: 50 a day).
+    public var complicationPerDay: Int? = 50
+    /// How many widget and control pushes an app gets per rolling 24 hours; `nil`: no limit (Apple budgets them
+    /// and names no number).
+    public var widgetPushesPerDay: Int?
+
     /// The defaults of phone.md §6.
     public init() {}
+
+    /// The window the complication and widget budgets count in: a day, rolling.
+    static let dailyBudgetWindow: TimeInterval = 86_400
 
     /// The longest APNs stores a push for an offline phone, whatever its `apns-expiration` says: 30 days.
     static let storageCap: TimeInterval = 30 * 86_400

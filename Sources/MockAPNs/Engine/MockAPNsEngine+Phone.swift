@@ -1,7 +1,7 @@
 import Foundation
 
 extension MockAPNsEngine {
-    /// What the simulated phone does with `request`, an `alert`, `background` or `voip` push accepted for
+    /// What the simulated phone does with `request`, a push of a type other than `liveactivity` accepted for
     /// `token` (phone.md), under the world's phone `setup` and `devices`: `nil` for other push types, or with the
     /// simulation off (`simulation.enabled: false`). The two parts are passed, not the world: a copy of the world
     /// per push was measurable.
@@ -57,21 +57,28 @@ extension MockAPNsEngine {
         journal.append(events: events, receivedAt: now)
     }
 
-    /// The push type named `name`, when the phone plays it beyond Live Activities (a switch: it runs per push).
+    /// The push type named `name`, when the phone plays it beyond Live Activities (a switch: it runs per push,
+    /// alert first).
     private static func phoneType(_ name: String) -> APNsPushType? {
         switch name {
         case "alert": .alert
         case "background": .background
         case "voip": .voip
+        case "pushtotalk": .pushtotalk
+        case "location": .location
+        case "complication": .complication
+        case "widgets": .widgets
+        case "controls": .controls
+        case "fileprovider": .fileprovider
+        case "mdm": .mdm
         default: nil
         }
     }
 
-    /// The app a push is for: its topic, without the `.voip` suffix of a VoIP push.
+    /// The app a push is for: its topic, without its push type's suffix (`.voip`, `.voip-ptt`, …).
     private static func bundleID(topic: String?, type: APNsPushType) -> String {
         guard let topic else { return "the app" }
-        if type == .voip, topic.hasSuffix(".voip") { return String(topic.dropLast(5)) }
-        return topic
+        return type.bundleID(fromTopic: topic) ?? topic
     }
 }
 
@@ -79,7 +86,9 @@ extension AppBehaviour {
     /// Whether what the app does never depends on the push beyond its payload, topic, type and priority (no
     /// `match:` cases, which may test the token or headers): the phone may reuse an outcome for a push like it.
     var hasNoCases: Bool {
-        guard backgroundHandler.cases.isEmpty, voip.cases.isEmpty else { return false }
+        guard backgroundHandler.cases.isEmpty, voip.cases.isEmpty, pushToTalk.cases.isEmpty,
+            locationExtension.cases.isEmpty
+        else { return false }
         if case .present(let declared) = serviceExtension { return declared.handling.cases.isEmpty }
         return true
     }

@@ -4,12 +4,12 @@ extension ScenarioLoader.Reader {
     /// The fields of an `apps:` entry that say what the app's code does (phone.md §3).
     static let appBehaviourFields = [
         "entitlements", "backgroundModes", "willPresent", "categories", "sounds", "serviceExtension",
-        "backgroundHandler", "voip",
+        "backgroundHandler", "voip", "pushToTalk", "locationExtension", "fileProviderDomains",
     ]
     /// The app fields of phone.md §3 this version does not simulate yet.
-    static let appBehaviourFieldsNotYet = [
-        "appClip", "pushToTalk", "locationExtension", "fileProviderDomains", "payload",
-    ]
+    static let appBehaviourFieldsNotYet = ["appClip", "payload"]
+    /// The most File Provider domains an app may declare.
+    static let fileProviderDomainLimit = 1_000
     /// The fields of `serviceExtension`.
     static let serviceExtensionFields = ["does", "set", "peakMemory", "protectedData", "cases"]
     /// The fields of a case.
@@ -69,7 +69,37 @@ extension ScenarioLoader.Reader {
                 return handling
             }
         }
+        if let value = fields["pushToTalk"] {
+            app.pushToTalk = try cases(value, otherwise: .activeParticipant) { (_, does, set) throws(ScenarioError) in
+                if let set { throw set.error("a Push to Talk case takes no set") }
+                let result: AppBehaviour.PushToTalkResult = try choice(does)
+                return result
+            }
+        }
+        if let value = fields["locationExtension"] {
+            app.locationExtension = try cases(value, otherwise: .completes) { (_, does, set) throws(ScenarioError) in
+                if let set { throw set.error("a location extension's case takes no set") }
+                let handling: AppBehaviour.LocationExtensionHandling = try choice(does)
+                return handling
+            }
+        }
+        if let value = fields["fileProviderDomains"] { app.fileProviderDomains = try domains(value) }
         return app
+    }
+
+    /// `fileProviderDomains`: the domain identifiers the app adds, each once.
+    private func domains(_ field: Field) throws(ScenarioError) -> Set<String> {
+        let elements = try field.list()
+        guard elements.count <= Self.fileProviderDomainLimit else {
+            throw field.error("at most \(Self.fileProviderDomainLimit) domains, got \(elements.count)")
+        }
+        var domains = Set<String>()
+        for element in elements {
+            let domain = try element.string()
+            guard !domain.isEmpty else { throw element.error("a domain identifier cannot be empty") }
+            guard domains.insert(domain).inserted else { throw element.error("\(domain) is given twice") }
+        }
+        return domains
     }
 
     /// A list of an enumeration's names, each once.
@@ -216,6 +246,15 @@ extension AppBehaviour {
         if !voip.isPlain(VoIPHandling(reports: true)) {
             let caller: (VoIPHandling) -> JSONValue? = { $0.caller.map { .object([("caller", .string($0))]) } }
             members.append(("voip", voip.scenarioJSON(set: caller) { $0.reports ? "reports" : "doesNotReport" }))
+        }
+        if !pushToTalk.isPlain(.activeParticipant) {
+            members.append(("pushToTalk", pushToTalk.scenarioJSON { .string($0.rawValue) }))
+        }
+        if !locationExtension.isPlain(.completes) {
+            members.append(("locationExtension", locationExtension.scenarioJSON { .string($0.rawValue) }))
+        }
+        if let fileProviderDomains {
+            members.append(("fileProviderDomains", .array(fileProviderDomains.sorted().map { .string($0) })))
         }
         return members
     }

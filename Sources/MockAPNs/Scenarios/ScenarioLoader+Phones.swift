@@ -8,9 +8,10 @@ extension ScenarioLoader.Reader {
     /// The fields of an app on a phone.
     static let appOnPhoneFields = [
         "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger", "voipFailures",
+        "locationAuthorization", "pttChannel", "complicationOnFace",
     ]
     /// The app-on-phone fields of phone.md §2 this version does not simulate yet.
-    static let appOnPhoneFieldsNotYet = ["lastOpened", "locationAuthorization", "pttChannel", "complicationOnFace"]
+    static let appOnPhoneFieldsNotYet = ["lastOpened"]
     /// The fields of an app's `settings`.
     static let notificationSettingsFields = NotificationSettings.switchNames + ["showPreviews"]
     /// How many VoIP failures a phone may be declared with.
@@ -119,6 +120,9 @@ extension ScenarioLoader.Reader {
         if let value = fields["backgroundAppRefresh"] { app.backgroundAppRefresh = try value.bool() }
         if let value = fields["debugger"] { app.debugger = try value.bool() }
         if let value = fields["voipFailures"] { app.voipFailures = try value.integer(in: Self.voipFailuresRange) }
+        if let value = fields["locationAuthorization"] { app.locationAuthorization = try choice(value) }
+        if let value = fields["pttChannel"] { app.pttChannel = try choice(value) }
+        if let value = fields["complicationOnFace"] { app.complicationOnFace = try value.bool() }
         return app
     }
 }
@@ -158,6 +162,11 @@ extension AppOnPhone {
         }
         if debugger { members.append(("debugger", .bool(true))) }
         if voipFailures != 0 { members.append(("voipFailures", .number(String(voipFailures)))) }
+        if locationAuthorization != defaults.locationAuthorization {
+            members.append(("locationAuthorization", .string(locationAuthorization.rawValue)))
+        }
+        if pttChannel != defaults.pttChannel { members.append(("pttChannel", .string(pttChannel.rawValue))) }
+        if !complicationOnFace { members.append(("complicationOnFace", .bool(false))) }
         return .object(members)
     }
 }

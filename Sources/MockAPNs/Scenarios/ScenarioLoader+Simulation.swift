@@ -7,14 +7,13 @@ extension ScenarioLoader.Reader {
         "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport", "criticalWithoutEntitlement",
         "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit", "serviceExtensionWhenProvisional",
         "storageKeeps", "storageSlot", "storageWithoutExpiration", "expirationZeroGrace", "unregisteredAfter",
-        "notificationCenterLimit",
+        "notificationCenterLimit", "pttAfterForceQuit", "complicationPerDay", "widgetPushesPerDay",
     ]
 
     /// The settings of phone.md §6 this version does not simulate yet: named, so that a file written for the whole
     /// page gets a clear refusal rather than "unknown field".
     static let simulationFieldsNotYet = [
-        "powerStorage", "heldRelease", "inactiveAppAfter", "pttAfterForceQuit", "complicationPerDay",
-        "widgetPushesPerDay",
+        "powerStorage", "heldRelease", "inactiveAppAfter",
     ]
 
     /// The budget window: a second to a day.
@@ -33,6 +32,9 @@ extension ScenarioLoader.Reader {
 
     /// A count of pushes (`backgroundBudget`, `voipSuspendAfter`): at least one.
     static let pushCountRange = 1...1_000_000
+    /// A daily budget (`complicationPerDay`, `widgetPushesPerDay`): 1 to 10,000 pushes per app per day, each of
+    /// which the phone remembers for a day.
+    static let dailyBudgetRange = 1...10_000
 
     /// The `simulation` section: the phone's settings for what Apple leaves open.
     func simulation(_ field: Field) throws(ScenarioError) -> SimulationSettings {
@@ -83,6 +85,13 @@ extension ScenarioLoader.Reader {
         if let value = fields["notificationCenterLimit"] {
             settings.notificationCenterLimit = try value.integer(in: Self.notificationListRange)
         }
+        if let value = fields["pttAfterForceQuit"] { settings.pttAfterForceQuit = try choice(value) }
+        if let value = fields["complicationPerDay"] {
+            settings.complicationPerDay = try count(value, orWord: "unlimited", in: Self.dailyBudgetRange)
+        }
+        if let value = fields["widgetPushesPerDay"] {
+            settings.widgetPushesPerDay = try count(value, orWord: "unlimited", in: Self.dailyBudgetRange)
+        }
         return settings
     }
 
@@ -102,15 +111,16 @@ extension ScenarioLoader.Reader {
                 + NameSuggestion.hint(for: text, among: names))
     }
 
-    /// A count within `pushCountRange`, or `word` (`unlimited`, `off`) for `nil`.
-    func count(_ field: Field, orWord word: String) throws(ScenarioError) -> Int? {
+    /// A count within `range` (`pushCountRange` unless given), or `word` (`unlimited`, `off`) for `nil`.
+    func count(
+        _ field: Field, orWord word: String, in range: ClosedRange<Int> = ScenarioLoader.Reader.pushCountRange
+    ) throws(ScenarioError) -> Int? {
         if case .scalar(let scalar) = field.node, scalar.string == word, !field.isQuoted { return nil }
         guard field.tagName == .int, !field.isQuoted else {
             throw field.error(
-                "expected a number (at least \(Self.pushCountRange.lowerBound)) or \(word); got "
-                    + field.shortDescription)
+                "expected a number (at least \(range.lowerBound)) or \(word); got " + field.shortDescription)
         }
-        return try field.integer(in: Self.pushCountRange)
+        return try field.integer(in: range)
     }
 
     /// A size (`24MiB`, `4096`) within `range`, in bytes.
@@ -167,6 +177,9 @@ extension SimulationSettings {
         add("notificationCenterLimit", notificationCenterLimit, defaults.notificationCenterLimit) {
             .number(String($0))
         }
+        add("pttAfterForceQuit", pttAfterForceQuit, defaults.pttAfterForceQuit) { .string($0.rawValue) }
+        add("complicationPerDay", complicationPerDay, defaults.complicationPerDay, count("unlimited"))
+        add("widgetPushesPerDay", widgetPushesPerDay, defaults.widgetPushesPerDay, count("unlimited"))
         return .object(members)
     }
 }

@@ -21,10 +21,10 @@ struct DeviceRuleTests {
 
     @Test("a rule id this version does not know reads back as a rule of that id, tagged open")
     func unknownID() throws {
-        let json = try JSONParser.parse(#"{"outcome":"shown","rule":"widget-reload","trace":["widget-reload"]}"#)
+        let json = try JSONParser.parse(#"{"outcome":"shown","rule":"a-future-rule","trace":["a-future-rule"]}"#)
         let outcome = try #require(DeviceOutcome(json: json))
-        #expect(outcome.rule?.id == "widget-reload" && outcome.rule?.tag == .open)
-        #expect(outcome.json["rule"] == "widget-reload" && outcome.json["trace"] == ["widget-reload"])
+        #expect(outcome.rule?.id == "a-future-rule" && outcome.rule?.tag == .open)
+        #expect(outcome.json["rule"] == "a-future-rule" && outcome.json["trace"] == ["a-future-rule"])
     }
 
     @Test("an outcome's trace defaults to its rule; fired(_:) finds the deciding rule and the modifiers")

@@ -45,9 +45,30 @@ struct PhoneScenarioFileTests {
             #expect(try await call("{}") == "terminated voip-not-reported")
             let modified = try #require(try await server.phone(id: "ordinary")?.apps.first?.notifications.first)
             #expect(modified.title == "New message", "the service extension's set, as the person reads it")
+            func other(_ n: Int, _ type: APNsPushType, _ body: String = #"{"aps":{}}"#) async throws -> String {
+                try await PhonePush.send(
+                    server, to: Self.token(n), body, type: type.name, topic: "com.example.app" + type.topicSuffix,
+                    priority: "10"
+                ).kindAndRule
+            }
+            let reload = #"{"aps":{"content-changed":true}}"#
+            #expect(try await other(1, .pushtotalk) == "launched ptt-active-participant")
+            #expect(try await other(9, .pushtotalk) == "dropped ptt-no-channel")
+            #expect(try await other(1, .location) == "launched location-extension-ran")
+            #expect(try await other(10, .location) == "dropped location-not-authorized")
+            #expect(try await other(1, .complication) == "launched complication-delivered")
+            #expect(try await other(11, .complication) == "dropped complication-not-on-face")
+            #expect(try await other(1, .widgets, reload) == "applied widget-reload")
+            #expect(try await other(1, .controls, reload) == "applied controls-reload")
+            #expect(try await other(1, .fileprovider, #"{"domain":"work"}"#) == "launched fileprovider-signalled")
+            #expect(try await other(1, .fileprovider, "{}") == "dropped fileprovider-no-domain")
+            let mdm = try await PhonePush.send(
+                server, to: Self.token(12), #"{"mdm":"8F1D2A5B"}"#, type: "mdm",
+                topic: "com.apple.mgmt.External.5f3a4a0e-1c1f-4a8e-9b6e-0f2c3d4e5f60")
+            #expect(mdm.kindAndRule == "delivered mdm-checkin", "\(mdm.body)")
             let report = server.verify(startedAt: nil)
             #expect(report.passed, "\(report)")
-            #expect(report.items.count == 13)
+            #expect(report.items.count == 24)
         }
     }
 }

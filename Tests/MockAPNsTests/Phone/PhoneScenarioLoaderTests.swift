@@ -213,7 +213,7 @@ struct PhoneScenarioLoaderTests {
         #expect(try refusal("simulation: { powerStorage: lowPriority }\n").message.contains("not simulated yet"))
         #expect(try refusal("apps:\n  - { bundleID: com.x, payload: {} }\n").message.contains("not simulated yet"))
         #expect(
-            try refusal("phones: { a: { apps: { com.x: { pttChannel: left } } } }\n").message.contains(
+            try refusal("phones: { a: { apps: { com.x: { lastOpened: 2026-01-01T00:00:00Z } } } }\n").message.contains(
                 "not simulated yet"))
     }
 

@@ -354,6 +354,10 @@ export class PhoneView {
                 ["previews", settings.showPreviews],
                 ["Background App Refresh", app.backgroundAppRefresh === false ? "off" : "on"],
                 ["VoIP failures", app.voipFailures ? String(app.voipFailures) : null],
+                ["location", app.locationAuthorization && app.locationAuthorization !== "always" ?
+                    app.locationAuthorization : null],
+                ["Push to Talk channel", app.pttChannel === "left" ? "left" : null],
+                ["complication", app.complicationOnFace === false ? "not on the watch face" : null],
                 ["badge", h("span", { testid: "app-badge" }, app.badge == null ? "none" : String(app.badge))],
                 ["held background push", app.held ? h("span", { testid: "app-held" },
                     app.held.sequence != null ?
