@@ -265,9 +265,9 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # Soak: 5 million requests to mock-apns, RSS sampled
 # ---------------------------------------------------------------------------------------------------------------
 # soak_load OUT → starts the soak's h2load in the background and sets SOAK_LOAD_PID. With SOAK_TOKENS, the traffic is
-# the realistic mix (bench/realistic.sh) over SOAK_TOKENS distinct tokens: one h2load per payload kind, run one
-# after the other by a subshell, so that every record differs from the one before it in token and, between
-# kinds, in payload; their outputs are concatenated into OUT.
+# the realistic mix (bench/realistic.sh) over SOAK_TOKENS distinct tokens: one h2load per payload kind, all at once
+# (as in the realistic table), each with SOAK_CLIENTS / 4 connections (at least one), so that every phone meets
+# every kind early and no record shares its request with the one before it; their outputs go to OUT.
 soak_load() {
     local out=$1
     if [[ -z $SOAK_TOKENS ]]; then
@@ -277,19 +277,22 @@ soak_load() {
         SOAK_LOAD_PID=$!
         return
     fi
-    local uris="$TMP/uris-$SOAK_TOKENS-soak"
+    local uris="$TMP/uris-$SOAK_TOKENS-soak" clients=$((SOAK_CLIENTS / ${#REALISTIC_KINDS[@]}))
+    ((clients > 0)) || clients=1
     { echo "https://127.0.0.1:$MOCK_PORT$(head -1 "$TMP/uris-$SOAK_TOKENS")"; tail -n +2 "$TMP/uris-$SOAK_TOKENS"; } >"$uris"
     (
-        local kind name share type topic priority body rc=0
-        : >"$out"
+        local kind name share type topic priority body rc=0 pids=() w
         for kind in "${REALISTIC_KINDS[@]}"; do
             read -r name share type topic priority body <<<"$kind"
             "${CLIENT_ON[@]}" timeout --signal=INT $((RUN_TIMEOUT * 12)) h2load -t "$H2LOAD_THREADS" \
-                -c "$SOAK_CLIENTS" -m "$SOAK_STREAMS" -n $((SOAK_N * share / 100)) -i "$uris" -d "$body" \
+                -c "$clients" -m "$SOAK_STREAMS" -n $((SOAK_N * share / 100)) -i "$uris" -d "$body" \
                 -H "apns-topic: $topic" -H "apns-push-type: $type" -H "apns-priority: $priority" \
-                -H "authorization: bearer $JWT" >>"$out" 2>&1 || rc=$?
-            ((rc == 0)) || exit "$rc"
+                -H "authorization: bearer $JWT" >"$out.$name" 2>&1 &
+            pids+=($!)
         done
+        for w in "${pids[@]}"; do wait "$w" || rc=$?; done
+        cat "$out".* >"$out"
+        exit "$rc"
     ) &
     SOAK_LOAD_PID=$!
 }
@@ -327,7 +330,7 @@ soak() {
         printf '%s %s\n' $(($(date +%s) - t0)) "$(status_kb "$MOCK_PID" VmRSS)" >>"$samples"
         printf '  %4ss  RSS %6.1f MiB  %s\n' $(($(date +%s) - t0)) \
             "$(awk -v k="$(status_kb "$MOCK_PID" VmRSS)" 'BEGIN { print k / 1024 }')" \
-            "$(grep -o 'progress: [0-9]*% done' "$out" | tail -1)" >&2
+            "$(grep -ho 'progress: [0-9]*% done' "$out"* 2>/dev/null | tail -1)" >&2
     done
     wait "$hpid" || rc=$?
     after=$(cpu_ticks "$MOCK_PID")
@@ -357,7 +360,7 @@ soak() {
             printf "RSS: start %.1f MiB (after warm-up), at 1/4 %.1f MiB, end %.1f MiB, peak (VmHWM) %.1f MiB\n",
                 start / 1024, base / 1024, end_ / 1024, peak / 1024
             printf "RSS slope over the last three quarters: %+.1f KiB/s (%d samples)\n", slope, k
-            printf "journal memory per record: about %.0f bytes ((RSS at 1/4 - RSS before the first push) / %d records)\n",
+            printf "memory per record held: about %.0f bytes ((RSS at 1/4 - RSS before the first push) / %d records; the journal and the phones its pushes made)\n",
                 (base - idle) * 1024 / held, held
             if (growth <= allowed) printf "memory stayed flat: YES (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
             else printf "memory stayed flat: NO (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
