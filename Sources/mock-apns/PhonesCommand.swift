@@ -9,8 +9,9 @@ struct PhonesCommand: AsyncParsableCommand {
         abstract: "Show the simulated phones of a running mock-apns: their state and what each shows.",
         discussion: """
             Talks to the control API of `mock-apns serve` (GET /v1/phones): the phones the scenario declares, the \
-            phone of each declared device token, and each other phone the mock keeps state for. `mock-apns phone \
-            ID` shows one and changes it. Usage errors exit 2.
+            phone of each declared device token, each other phone the mock keeps state for, and the default phone \
+            of each undeclared token a push reached. `mock-apns phone ID` shows one and changes it. Usage errors \
+            exit 2.
             """)
 
     @Flag(name: .long, help: "Print each phone as one JSON line.")
@@ -23,7 +24,7 @@ struct PhonesCommand: AsyncParsableCommand {
         let phones = try await controlCall { try await client.phones() }
         let printer = PhonePrinter(json: json)
         if phones.isEmpty, !json {
-            print("no phones: the scenario declares none and no declared device or push left one to show")
+            print("no phones: the scenario declares none, and no declared device or push made one")
         }
         for phone in phones { printer.print(phone, notifications: 3) }
     }

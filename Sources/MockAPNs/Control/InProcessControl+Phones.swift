@@ -3,21 +3,35 @@ import Foundation
 /// The phone operations in-process (issue 23): read a phone's state and what it shows, change it as the person
 /// would, each change a `phone` record in the journal.
 extension InProcessControl {
-    /// Every phone the mock knows: the declared ones, the phone of each declared device, and each implicit phone it
-    /// keeps state for; declared first, each group by id.
+    /// Every phone the mock knows: the declared ones, the phone of each declared device, each implicit phone it
+    /// keeps state for, and the implicit phone of each token a push reached (a token the scenario does not
+    /// declare, accepted in lenient mode, has a default phone from its first push on); declared first, then the
+    /// others by id.
+    ///
+    /// An implicit phone with nothing to remember is not kept (a push to it takes no lock): it is found in the
+    /// journal, from the records whose push the phone played.
     public func phones() async throws -> [PhoneSnapshot] {
         engine.settlePhones()
         let world = engine.world
-        var ids: [(id: String, declared: Bool)] = []
+        var declared: [(id: String, declared: Bool)] = []
+        var others: [(id: String, declared: Bool)] = []
         var seen = Set<String>()
         for phone in engine.phones.phones where seen.insert(phone.id).inserted {
-            ids.append((phone.id, phone.declared))
+            if phone.declared { declared.append((phone.id, true)) } else { others.append((phone.id, false)) }
         }
-        for device in world.devices.values.sorted(by: { $0.token < $1.token }) {
+        for device in world.devices.values {
             let id = device.phone ?? device.token
-            if seen.insert(id).inserted { ids.append((id, false)) }
+            if seen.insert(id).inserted { others.append((id, false)) }
         }
-        return snapshots(of: ids, world: world)
+        var texts = Set<String>()
+        for record in journal.records() where record.kind == .devicePush && record.device != nil {
+            guard Self.phoneTypes.contains(record.pushType ?? ""), let text = record.deviceToken,
+                texts.insert(text).inserted,
+                let token = DeviceToken(text), world.devices[token.hex] == nil
+            else { continue }
+            if seen.insert(token.hex).inserted { others.append((token.hex, false)) }
+        }
+        return snapshots(of: declared + others.sorted { $0.id < $1.id }, world: world)
     }
 
     /// The phone `id` (a phone id, or one of its tokens in any case), or `nil` when the mock knows none by it.
@@ -71,9 +85,10 @@ extension InProcessControl {
             } catch {
                 return .failure(error)
             }
-            let released = Self.personActions(&phone, from: before)
+            let (released, heldEvents) = Self.personActions(&phone, from: before, now: now)
             // Back online: APNs delivers what it stored (events after the phone record).
-            return .success((before, phone.state, released, phone.settleStorage(now: now, setup: setup)))
+            let settled = phone.settle(now: now, setup: setup)
+            return .success((before, phone.state, released, DeviceEvent.inOrder(heldEvents + settled)))
         }
         let before: PhoneState
         let after: PhoneState
@@ -103,27 +118,18 @@ extension InProcessControl {
         return snapshots(of: [target], world: world)[0]
     }
 
-    /// What the person's change does beside itself (phone.md §2): opening an app or force-quitting it lets go of
-    /// its held background push, and so does the end of Low Power Mode for the pushes it held; installing an app
-    /// again puts its token back in use. Answers the pushes let go (their launch is not recorded as an event yet).
-    private static func personActions(_ phone: inout Phone, from before: PhoneState) -> [(String, UInt64?)] {
-        var released: [(String, UInt64?)] = []
+    /// What the person's change does beside itself (phone.md §2): opening an app launches its held background push
+    /// and force-quitting it drops it, the end of Low Power Mode launches the pushes it held (`Phone.releaseHeld`);
+    /// installing an app again puts its token back in use. Answers the pushes let go and their events.
+    private static func personActions(
+        _ phone: inout Phone, from before: PhoneState, now: Date
+    ) -> ([(String, UInt64?)], [DeviceEvent]) {
         // An app installed again starts afresh: its token is in use (phone.md §1 step 1).
         for bundle in phone.uninstalledReached.keys where phone.state.app(bundle).installed {
             phone.uninstalledReached[bundle] = nil
         }
-        for (bundle, held) in phone.held.sorted(by: { $0.key < $1.key }) {
-            let was = before.app(bundle).state
-            let now = phone.state.app(bundle).state
-            let opened = now == .foreground && was != .foreground
-            let quit = now == .forceQuit && was != .forceQuit
-            let powered = before.lowPowerMode && !phone.state.lowPowerMode && held.rule == .backgroundLowPower
-            if opened || quit || powered {
-                phone.held[bundle] = nil
-                released.append((bundle, held.sequence))
-            }
-        }
-        return released
+        let (released, events) = phone.releaseHeld(from: before, now: now)
+        return (released.map { ($0.app, $0.push) }, events)
     }
 
     /// The members of the two states that differ, each side: the phone's fields, and under `apps` each app whose
@@ -225,6 +231,9 @@ extension InProcessControl {
                 now: now)
         }
     }
+
+    /// The push types the phone plays beyond Live Activities: a push of one of them to a token makes its phone.
+    static let phoneTypes: Set<String> = ["alert", "background", "voip"]
 
     /// The 404 for a phone the mock does not know.
     static func unknownPhone(_ id: String) -> MockAPNsControlError {

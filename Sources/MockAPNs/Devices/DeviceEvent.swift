@@ -15,6 +15,12 @@ struct DeviceEvent: Sendable {
     /// What the phone did with the push once it was delivered (the walk's outcome); `nil` for other events.
     var device: DeviceOutcome?
 
+    /// `events` in the order of their moments on the mock's clock; the events of one moment keep their order.
+    static func inOrder(_ events: [DeviceEvent]) -> [DeviceEvent] {
+        guard events.count > 1 else { return events }
+        return events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+
     /// `event` of `push` at `at`, with the other push `related`.
     init(_ push: PushNumber, at: Date, _ event: DeviceOutcome, related: PushNumber? = nil) {
         self.push = push

@@ -23,6 +23,9 @@ extension DeviceRule {
     public static let storageDelivered = DeviceRule("storage-delivered", .doc, "*Metrics*")
     /// `apns-expiration` or `storageWithoutExpiration` passed in storage (an event).
     public static let storageExpired = DeviceRule("storage-expired", .doc, "*Sending*, *Metrics*")
+    /// `powerStorage: lowPriority`, Low Power Mode on, priority 5 or 1: APNs stores the push ("Stored – Power
+    /// Considerations") until Low Power Mode ends.
+    public static let storedPower = DeviceRule("stored-power", .doc, "*Metrics*; open (power)")
 
     // MARK: Alert (phone.md §4)
 
@@ -135,6 +138,16 @@ extension DeviceRule {
     /// The `backgroundBudget` is spent: held.
     public static let backgroundBudget = DeviceRule(
         "background-budget", .doc, "*Background updates*; seen, forums/776933")
+    /// A newer background push was held for the app: the held one is replaced (an event).
+    public static let backgroundCoalesced = DeviceRule(
+        "background-coalesced", .doc, "*Background updates*; open (heldRelease)")
+    /// The held push launched the app: opened, Low Power Mode ended, or the budget has room (an event).
+    public static let backgroundHeldLaunched = DeviceRule(
+        "background-held-launched", .doc, "*Background updates*; seen, invertase/react-native-notifee#205; "
+            + "open (heldRelease)")
+    /// The person force-quit the app: its held push is dropped (an event).
+    public static let backgroundHeldDiscarded = DeviceRule(
+        "background-held-discarded", .doc, "*Background updates*, *fetchHandler*")
     /// `backgroundHandler: timesOut`: no completion in 30 s, the app is killed.
     public static let backgroundHandlerTimeout = DeviceRule("background-handler-timeout", .doc, "*fetchHandler*")
 
@@ -233,7 +246,7 @@ extension DeviceRule {
     /// Every rule, in the order above.
     public static let all: [DeviceRule] = [
         .appUninstalled, .notificationsDisabled, .expirationZeroRetry, .storedOffline, .expirationZeroLate,
-        .expirationZeroOffline, .storageReplaced, .storageDelivered, .storageExpired,
+        .expirationZeroOffline, .storageReplaced, .storageDelivered, .storageExpired, .storedPower,
         .notAuthorized, .provisional, .passive, .nothingToShow, .badgeOnly, .foregroundNotPresented,
         .foregroundListOnly, .alertsOffListOnly, .alertsOff, .criticalAlert, .alertShown, .focusTimeSensitive,
         .focusNotAllowed, .focusFilter, .scheduledSummary, .criticalNoEntitlement, .timeSensitiveNoEntitlement,
@@ -244,7 +257,7 @@ extension DeviceRule {
         .nseSuppressNoEntitlement,
         .backgroundForeground, .backgroundLaunched, .backgroundForceQuit, .backgroundModeMissing,
         .backgroundRefreshOff, .backgroundPriorityTen, .backgroundOverRate, .backgroundLowPower, .backgroundBudget,
-        .backgroundHandlerTimeout,
+        .backgroundCoalesced, .backgroundHeldLaunched, .backgroundHeldDiscarded, .backgroundHandlerTimeout,
         .voipReported, .voipCallSilenced, .voipNotReported, .voipNoReportNeeded, .voipSuspensionRisk, .voipSuspended,
         .pttNoChannel, .pttForceQuit, .pttActiveParticipant, .pttLeaveChannel, .locationNoEntitlement,
         .locationNotAuthorized, .locationExtensionRan, .locationExtensionSlow, .complicationDelivered,

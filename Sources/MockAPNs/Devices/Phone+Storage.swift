@@ -1,13 +1,11 @@
 import Foundation
 
 extension Phone {
-    /// Settles APNs's storage for the phone at `now` (phone.md §1 steps 3–4): each stored push whose expiration has
-    /// passed gets `expired` at that moment; if the phone is online, each other one gets `delivered` and then the
-    /// phone's walk (steps 1–2 again, then the device stage), whose outcome the event carries. Answers the events
-    /// in order: the oldest stored push first.
-    ///
-    /// There are no timers: whoever touches the phone (a push to it, a `PATCH`, a `GET` of phones, a clock move)
-    /// settles it first, so the events appear when the mock's clock or the phone's state moves.
+    /// Settles APNs's storage for the phone at `now` (phone.md §1 steps 3–5): each stored push whose expiration has
+    /// passed gets `expired` at that moment; if the phone can take it (online, and out of Low Power Mode for a
+    /// push `powerStorage` keeps), each other one gets `delivered` and then the phone's walk (steps 1–2 again, then
+    /// the device stage) as a late delivery, whose outcome the event carries. Answers the events in order: the
+    /// oldest stored push first. `settle(now:setup:)` calls it.
     mutating func settleStorage(now: Date, setup: PhoneSetup) -> [DeviceEvent] {
         guard !stored.isEmpty else { return [] }
         var events: [DeviceEvent] = []
@@ -24,18 +22,27 @@ extension Phone {
                 continue
             }
             guard state.online else { continue }
+            let priority = push.request.fields.priority.flatMap { Int($0) } ?? 10
+            let power = setup.settings.storesForPower(priority: priority, zeroExpiration: push.zeroExpiration)
+            if power && state.lowPowerMode { continue }
             stored[push.slot] = nil
             let rule: DeviceRule = push.zeroExpiration ? .expirationZeroLate : .storageDelivered
             let reason =
                 push.zeroExpiration
                 ? "phone \(id) came back within expirationZeroGrace: APNs delivered the apns-expiration 0 push late"
-                : "phone \(id) came back online: APNs delivered the push from storage"
+                : push.power
+                    ? "phone \(id) is out of Low Power Mode: APNs delivered the push it stored for power "
+                        + "(powerStorage: lowPriority)"
+                    : "phone \(id) came back online: APNs delivered the push from storage"
             var delivered = DeviceEvent(push.number, at: now, DeviceOutcome(.delivered, rule: rule, reason: reason))
             var walk = PhoneWalk(
                 request: push.request, facts: PushFacts(try? JSONParser.parse(push.request.body)),
                 pushType: push.pushType, bundleID: push.bundleID, token: push.token,
                 app: setup.apps.isEmpty ? AppBehaviour() : setup.app(push.bundleID), settings: setup.settings, now: now)
             walk.number = push.number
+            walk.late =
+                push.zeroExpiration
+                ? "it was delivered late, within expirationZeroGrace" : "it was delivered late, from storage"
             delivered.device = walk.run(on: &self)
             events.append(delivered)
             events += walk.events

@@ -85,8 +85,8 @@ public final class PhoneRegistry: Sendable {
         try withPhone(id, change)
     }
 
-    /// Runs `settle` on every phone kept that stores a push with something due at `now` (the phone is online, or
-    /// the push expired), and answers what each gave, in turn by phone id.
+    /// Runs `settle` on every phone kept with something due at `now` (`Phone.hasSomethingDue`: a stored push the
+    /// phone can take or that expired, a held push), and answers what each gave, in turn by phone id.
     ///
     /// Every `PATCH` of a phone settles them all; with 1,000 offline phones storing pushes, settling each one (a sort
     /// of its pushes and of the ids) made 1,000 changes take seconds under the registry's lock, so phones with
@@ -94,10 +94,8 @@ public final class PhoneRegistry: Sendable {
     func settleAll(now: Date, _ settle: (inout Phone) -> [DeviceEvent]) -> [DeviceEvent] {
         state.withLockedValue { state in
             var events: [DeviceEvent] = []
-            let due = state.phones.compactMap { id, phone in
-                phone.state.online || phone.stored.values.contains { now >= $0.expiresAt } ? id : nil
-            }
-            for id in due.sorted() where !(state.phones[id]?.stored.isEmpty ?? true) {
+            let due = state.phones.compactMap { id, phone in phone.hasSomethingDue(now: now) ? id : nil }
+            for id in due.sorted() {
                 events += settle(&state.phones[id]!)
             }
             return events

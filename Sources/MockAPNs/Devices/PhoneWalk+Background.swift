@@ -98,13 +98,19 @@ extension PhoneWalk {
     /// Holds the push for the app (one per app: a newer one replaces it).
     private mutating func hold(on phone: inout Phone, _ rule: DeviceRule, _ reason: String) -> Step {
         changed = true
+        let number = pushNumber()
         if let earlier = phone.held[bundleID] {
             let which = earlier.sequence.map { "#\($0)" } ?? "an earlier push"
-            notes.append(
-                "replaces \(which), held for \(bundleID) before it (one held push per app; its event is not "
-                    + "simulated yet)")
+            notes.append("replaces \(which), held for \(bundleID) before it (one held push per app)")
+            events.append(
+                DeviceEvent(
+                    earlier.number, at: now,
+                    DeviceOutcome(
+                        .replaced, rule: .backgroundCoalesced,
+                        reason: "a newer background push for \(bundleID) is held instead: iOS keeps one per app"),
+                    related: number))
         }
-        phone.held[bundleID] = Phone.HeldPush(number: pushNumber(), at: now, rule: rule)
+        phone.held[bundleID] = Phone.HeldPush(number: number, at: now, rule: rule)
         return Step(.held, rule, reason)
     }
 }

@@ -35,11 +35,11 @@ extension PhoneWalk {
                 + "Unregistered")
     }
 
-    /// §1 steps 3 and 4: the phone is offline. APNs stores the push in its slot (one per token and topic, or per
-    /// topic under `storageSlot: app`); `storageKeeps` decides which of two survives, and the other gets the event
-    /// `replaced`. A push with `apns-expiration: 0` waits only `expirationZeroGrace`; one whose expiration has
-    /// passed is not stored.
-    mutating func store(on phone: inout Phone) -> DeviceOutcome {
+    /// §1 steps 3 to 5: the phone is offline, or (`power`) in Low Power Mode under `powerStorage: lowPriority`. APNs
+    /// stores the push in its slot (one per token and topic, or per topic under `storageSlot: app`);
+    /// `storageKeeps` decides which of two survives, and the other gets the event `replaced`. A push with
+    /// `apns-expiration: 0` waits only `expirationZeroGrace`; one whose expiration has passed is not stored.
+    mutating func store(on phone: inout Phone, power: Bool = false) -> DeviceOutcome {
         let topic = request.fields.topic ?? bundleID
         let slot = settings.storageSlot == .token ? "\(token) \(topic)" : topic
         let zero = request.fields.expiration == "0"
@@ -69,7 +69,7 @@ extension PhoneWalk {
         let number = pushNumber()
         let new = StoredPush(
             number: number, request: request, pushType: pushType, bundleID: bundleID, token: token, storedAt: now,
-            expiresAt: expiresAt, zeroExpiration: zero, slot: slot)
+            expiresAt: expiresAt, zeroExpiration: zero, power: power, slot: slot)
         if let old = phone.stored[slot] {
             let collapseID = request.fields.collapseID
             let sameCollapse = collapseID != nil && old.request.fields.collapseID == collapseID
@@ -103,6 +103,14 @@ extension PhoneWalk {
                 .stored, .expirationZeroRetry,
                 "phone \(phone.id) is offline and apns-expiration is 0: APNs tries once more within "
                     + "expirationZeroGrace (\(ScenarioLoader.Reader.durationText(grace))), then drops it")
+        }
+        if power {
+            notes.append("open: powerStorage = lowPriority")
+            return decided(
+                .stored, .storedPower,
+                "phone \(phone.id) is in Low Power Mode and the push has apns-priority \(priority): APNs stores it "
+                    + "(Stored – Power Considerations) until Low Power Mode ends, at most until "
+                    + Timestamp.text(expiresAt))
         }
         return decided(
             .stored, .storedOffline,

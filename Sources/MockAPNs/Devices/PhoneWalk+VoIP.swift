@@ -28,12 +28,15 @@ extension PhoneWalk {
             settings.voipMustReport == .always
             ? nil
             : appState.state == .foreground
-                ? "\(bundleID) is in the foreground" : phone.state.callActive ? "a call is in progress" : nil
+                ? "\(bundleID) is in the foreground" : phone.state.callActive ? "a call is in progress" : late
         if let exempt {
             notes.append("open: voipMustReport = ios26")
             return decided(
                 .launched, .voipNoReportNeeded,
                 "\(bundleID) did not report a call, and did not have to: \(exempt) (mustReport is false)")
+        }
+        if settings.voipMustReport == .always, let late {
+            notes.append("open: voipMustReport = always: \(late), which iOS 26.4 exempts from reporting; not here")
         }
         changed = true
         let failures = appState.voipFailures

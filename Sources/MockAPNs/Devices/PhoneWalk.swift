@@ -46,6 +46,9 @@ struct PhoneWalk {
     var events: [DeviceEvent] = []
     /// When the token went out of use: set when APNs answers 410 instead of 200 (an uninstalled app).
     var unregisteredSince: Date?
+    /// Why the push reaches the phone late (from storage, within `expirationZeroGrace`); `nil` when it arrives as
+    /// sent. A late VoIP push need not be reported under `voipMustReport: ios26`.
+    var late: String?
 
     /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`.
     init(
@@ -101,19 +104,31 @@ struct PhoneWalk {
         }
         // §1 steps 3 and 4: an offline phone.
         if !phone.state.online { return store(on: &phone) }
-        if isVoIP { return voip(on: &phone) }
+        // §1 step 5: "priority 5 and 1 wait while Low Power Mode is on" (doc, *Metrics*), under `powerStorage`.
+        if phone.state.lowPowerMode, settings.powerStorage == .lowPriority, let stored = powerStep(on: &phone) {
+            return stored
+        }
+        return deviceStage(on: &phone, alertDiscarded: alertDiscarded)
+    }
+
+    /// The device stage (phone.md §4): the walk of the push's type.
+    private mutating func deviceStage(on phone: inout Phone, alertDiscarded: Bool) -> DeviceOutcome {
+        if pushType == .voip { return voip(on: &phone) }
         noteTypeMismatch()
         if facts.isBackgroundOnly || alertDiscarded { return background(on: &phone) }
         return alert(on: &phone)
     }
 
     /// The walk of the push types that are not notifications (phone.md §4, "The others"): APNs's stage (§1 steps
-    /// 1, 3 and 4; the person's notification setting does not apply to them), then the push type's own walk.
+    /// 1, 3, 4 and 5; the person's notification setting does not apply to them), then the push type's own walk.
     private mutating func runOther(on phone: inout Phone) -> DeviceOutcome? {
         let types: [APNsPushType] = [.pushtotalk, .location, .complication, .widgets, .controls, .fileprovider, .mdm]
         guard types.contains(pushType) else { return nil }
         if !phone.state.app(bundleID).installed { return uninstalled(on: &phone) }
         if !phone.state.online { return store(on: &phone) }
+        if phone.state.lowPowerMode, settings.powerStorage == .lowPriority, let stored = powerStep(on: &phone) {
+            return stored
+        }
         switch pushType {
         case .pushtotalk: return pushToTalk(on: &phone)
         case .location: return location(on: &phone)
@@ -122,6 +137,19 @@ struct PhoneWalk {
         case .fileprovider: return fileProvider()
         default: return mdm()
         }
+    }
+
+    /// §1 step 5 on a phone in Low Power Mode under `powerStorage: lowPriority`: APNs stores a priority-5 or
+    /// priority-1 push until Low Power Mode ends; `nil` for any other, which goes on to the device stage.
+    private mutating func powerStep(on phone: inout Phone) -> DeviceOutcome? {
+        let zero = request.fields.expiration == "0"
+        if settings.storesForPower(priority: priority, zeroExpiration: zero) { return store(on: &phone, power: true) }
+        if zero, priority == 5 || priority == 1 {
+            notes.append(
+                "powerStorage: apns-expiration 0 is now or never, so APNs does not store the push for Low Power "
+                    + "Mode: the phone gets it now")
+        }
+        return nil
     }
 
     /// A push type the payload disagrees with: what the same tests saw (phone.md §1, open; the payload decides).

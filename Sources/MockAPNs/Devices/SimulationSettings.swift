@@ -22,6 +22,24 @@ public struct SimulationSettings: Sendable, Hashable {
     public var backgroundBudgetWindow: TimeInterval = 3600
     /// Whether priority-5 alerts that launch the app (`content-available: 1`) count against the budget too.
     public var backgroundBudgetCountsAlerts = false
+    /// When a background push held for a spent budget is released, beside the app being opened.
+    public enum HeldRelease: String, Sendable, Hashable, CaseIterable {
+        /// As soon as the budget window has room again (the clock passes it), or the app is opened.
+        case nextWindow
+        /// Only when the person opens the app (doc, *Background updates*).
+        case onOpen
+    }
+    /// `heldRelease` (open: *Background updates* against forums/776933).
+    public var heldRelease = HeldRelease.nextWindow
+    /// Whether APNs stores low-priority pushes while the phone is in Low Power Mode.
+    public enum PowerStorage: String, Sendable, Hashable, CaseIterable {
+        /// Never: the phone gets the push now (and holds a background push itself).
+        case off
+        /// Priority 5 and 1 pushes are `stored` (`stored-power`) until Low Power Mode ends.
+        case lowPriority
+    }
+    /// `powerStorage` (doc, *Metrics*: "Stored – Power Considerations"; open: when a real phone asks for it).
+    public var powerStorage = PowerStorage.off
     /// What a background push at priority 10 does, beyond its warning.
     public enum PriorityTen: String, Sendable, Hashable, CaseIterable {
         /// Launches the app (seen, forums/745345).
@@ -115,6 +133,13 @@ public struct SimulationSettings: Sendable, Hashable {
 
     /// The window the complication and widget budgets count in: a day, rolling.
     static let dailyBudgetWindow: TimeInterval = 86_400
+
+    /// Whether APNs stores a push of `priority` while the phone is in Low Power Mode (phone.md §1 step 5): under
+    /// `powerStorage: lowPriority`, priority 5 and 1; never a push with `apns-expiration: 0` (now or never: APNs
+    /// does not store it).
+    func storesForPower(priority: Int, zeroExpiration: Bool) -> Bool {
+        powerStorage == .lowPriority && (priority == 5 || priority == 1) && !zeroExpiration
+    }
 
     /// The longest APNs stores a push for an offline phone, whatever its `apns-expiration` says: 30 days.
     static let storageCap: TimeInterval = 30 * 86_400

@@ -20,6 +20,8 @@ struct StoredPush: Sendable {
     let expiresAt: Date
     /// Whether it was sent with `apns-expiration: 0` (kept only for the grace).
     let zeroExpiration: Bool
+    /// Whether it was stored for the phone's Low Power Mode (`stored-power`) rather than for being offline.
+    let power: Bool
     /// The slot it occupies: `<token> <topic>`, or `<topic>` under `storageSlot: app`.
     let slot: String
 }

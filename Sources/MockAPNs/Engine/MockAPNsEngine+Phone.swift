@@ -36,8 +36,8 @@ extension MockAPNsEngine {
         }
         return phones.walk(phoneID) { phone in
             var walked = walk
-            // What the clock settled in storage before this push arrived, then what this push does.
-            walked.events = phone.settleStorage(now: now, setup: setup)
+            // What the clock settled (storage, held pushes) before this push arrived, then what this push does.
+            walked.events = phone.settle(now: now, setup: setup)
             let outcome = walked.run(on: &phone)
             let box = outcome.map {
                 DeviceOutcomeBox(
@@ -47,13 +47,13 @@ extension MockAPNsEngine {
         }
     }
 
-    /// Settles every phone's storage at the mock's clock (`Phone.settleStorage`) and appends the events it gives
+    /// Settles every phone at the mock's clock (`Phone.settle`: storage, held pushes) and appends the events it gives
     /// to the journal, in order: the control API calls it before it reads or changes a phone and after a clock
     /// move, so that expiries and deliveries show without timers.
     func settlePhones() {
         let now = clock.now()
         let setup = world.phone
-        let events = phones.settleAll(now: now) { $0.settleStorage(now: now, setup: setup) }
+        let events = phones.settleAll(now: now) { $0.settle(now: now, setup: setup) }
         journal.append(events: events, receivedAt: now)
     }
 

@@ -4,16 +4,17 @@ extension ScenarioLoader.Reader {
     /// The fields of `simulation:`, one per `SimulationSettings` setting.
     static let simulationFields = [
         "enabled", "backgroundWhenDenied", "backgroundBudget", "backgroundBudgetWindow", "backgroundBudgetCountsAlerts",
-        "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport", "criticalWithoutEntitlement",
-        "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit", "serviceExtensionWhenProvisional",
-        "storageKeeps", "storageSlot", "storageWithoutExpiration", "expirationZeroGrace", "unregisteredAfter",
-        "notificationCenterLimit", "pttAfterForceQuit", "complicationPerDay", "widgetPushesPerDay",
+        "heldRelease", "powerStorage", "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport",
+        "criticalWithoutEntitlement", "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit",
+        "serviceExtensionWhenProvisional", "storageKeeps", "storageSlot", "storageWithoutExpiration",
+        "expirationZeroGrace", "unregisteredAfter", "notificationCenterLimit", "pttAfterForceQuit",
+        "complicationPerDay", "widgetPushesPerDay",
     ]
 
     /// The settings of phone.md §6 this version does not simulate yet: named, so that a file written for the whole
     /// page gets a clear refusal rather than "unknown field".
     static let simulationFieldsNotYet = [
-        "powerStorage", "heldRelease", "inactiveAppAfter",
+        "inactiveAppAfter",
     ]
 
     /// The budget window: a second to a day.
@@ -54,6 +55,8 @@ extension ScenarioLoader.Reader {
         if let value = fields["backgroundBudgetCountsAlerts"] {
             settings.backgroundBudgetCountsAlerts = try value.bool()
         }
+        if let value = fields["heldRelease"] { settings.heldRelease = try choice(value) }
+        if let value = fields["powerStorage"] { settings.powerStorage = try choice(value) }
         if let value = fields["backgroundPriorityTen"] { settings.backgroundPriorityTen = try choice(value) }
         if let value = fields["voipSuspendAfter"] { settings.voipSuspendAfter = try count(value, orWord: "off") }
         if let value = fields["voipMustReport"] { settings.voipMustReport = try choice(value) }
@@ -151,6 +154,8 @@ extension SimulationSettings {
         add("backgroundBudgetCountsAlerts", backgroundBudgetCountsAlerts, defaults.backgroundBudgetCountsAlerts) {
             .bool($0)
         }
+        add("heldRelease", heldRelease, defaults.heldRelease) { .string($0.rawValue) }
+        add("powerStorage", powerStorage, defaults.powerStorage) { .string($0.rawValue) }
         add("backgroundPriorityTen", backgroundPriorityTen, defaults.backgroundPriorityTen) { .string($0.rawValue) }
         add("voipSuspendAfter", voipSuspendAfter, defaults.voipSuspendAfter, count("off"))
         add("voipMustReport", voipMustReport, defaults.voipMustReport) { .string($0.rawValue) }

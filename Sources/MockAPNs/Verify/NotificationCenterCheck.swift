@@ -3,7 +3,10 @@ import Foundation
 /// The notification centres that `expect:` entries with `notificationCenter:` check, read from a run's records
 /// alone (so `mock-apns verify --journal` gives the same verdict as the live mock): each phone's list as
 /// `GET /v1/phones/{id}` gives it, after collapses and with the pushes delivered from storage.
-struct NotificationCenterCheck {
+///
+/// The judging of one list (`item(_:count:name:on:)`) is public: the Swift helpers' `expectNotificationCenter`
+/// applies it to the live phone, so that a test and a scenario fail alike.
+public struct NotificationCenterCheck {
     /// The run's records of every kind, oldest first.
     let records: [JournalRecord]
     /// The scenario's world: its devices say which tokens share a phone; its phone setup what the apps do.
@@ -21,16 +24,23 @@ struct NotificationCenterCheck {
         let snapshot = PhoneSnapshot(
             phone: nil, id: id, declared: false, tokens: tokens.sorted(), records: arrivals(on: tokens),
             setup: world.phone, now: Date())
+        return Self.item(condition, count: expectation.count, name: expectation.name, on: snapshot)
+    }
+
+    /// The item of an expectation named `name` that `count` of the notifications on `snapshot`'s list (of
+    /// `condition.app`, or of every app) have every content field `condition` gives; its `records` are theirs, and
+    /// a failure's details show the list as the person sees it, newest first.
+    public static func item(
+        _ condition: NotificationCenterCondition, count: ClosedRange<Int>, name: String, on snapshot: PhoneSnapshot
+    ) -> VerifyReport.Item {
         let listed = snapshot.apps.filter { condition.app == nil || $0.bundleID == condition.app }
             .flatMap(\.notifications)
         let matching = listed.filter(condition.passes)
-        let count = expectation.count
         let passed = count.contains(matching.count)
         let summary = "\(matching.count) notification\(matching.count == 1 ? "" : "s")"
         guard !passed else {
             return VerifyReport.Item(
-                kind: .expectation, name: expectation.name, passed: true, summary: summary,
-                records: matching.map(\.sequence))
+                kind: .expectation, name: name, passed: true, summary: summary, records: matching.map(\.sequence))
         }
         let expected =
             count.lowerBound == count.upperBound
@@ -47,7 +57,7 @@ struct NotificationCenterCheck {
                 ? "The list is empty." : "The list, newest first: " + shown.joined(separator: ", ")
                     + (listed.count > 5 ? ", …" : "") + ".")
         return VerifyReport.Item(
-            kind: .expectation, name: expectation.name, passed: false, summary: summary, details: details,
+            kind: .expectation, name: name, passed: false, summary: summary, details: details,
             records: matching.map(\.sequence))
     }
 

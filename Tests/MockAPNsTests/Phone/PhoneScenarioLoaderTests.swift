@@ -60,6 +60,8 @@ struct PhoneScenarioLoaderTests {
           backgroundBudget: 3
           backgroundBudgetWindow: 30m
           backgroundBudgetCountsAlerts: true
+          heldRelease: onOpen
+          powerStorage: lowPriority
           backgroundPriorityTen: notLaunched
           voipSuspendAfter: 3
           voipMustReport: always
@@ -111,6 +113,7 @@ struct PhoneScenarioLoaderTests {
         #expect(settings.backgroundPriorityTen == .notLaunched && settings.voipSuspendAfter == 3)
         #expect(settings.voipMustReport == .always && settings.criticalWithoutEntitlement == .honour)
         #expect(settings.timeSensitiveWithoutEntitlement == .honour)
+        #expect(settings.heldRelease == .onOpen && settings.powerStorage == .lowPriority)
         #expect(settings.serviceExtensionMemoryLimit == 12 << 20 && settings.serviceExtensionWhenProvisional == .skip)
         #expect(settings.enabled)
     }
@@ -135,6 +138,8 @@ struct PhoneScenarioLoaderTests {
         #expect(again.world.phone.settings == scenario.world.phone.settings)
         let document = snapshot.document
         #expect(document["simulation"]?["backgroundBudget"] == 3)
+        #expect(document["simulation"]?["heldRelease"] == "onOpen")
+        #expect(document["simulation"]?["powerStorage"] == "lowPriority")
         #expect(document["simulation"]?["enabled"] == nil, "only the settings that differ")
         let written = try #require(again.world.phone.apps["com.example.app"])
         let original = try #require(scenario.world.phone.apps["com.example.app"])
@@ -193,6 +198,8 @@ struct PhoneScenarioLoaderTests {
             try refusal("simulation: { backgroundBudgetWindow: 2d }\n").field == "simulation.backgroundBudgetWindow")
         #expect(try refusal("simulation: { serviceExtensionMemoryLimit: 2GiB }\n").message.contains("between"))
         #expect(try refusal("simulation: { enabled: maybe }\n").message.contains("true or false"))
+        #expect(try refusal("simulation: { heldRelease: later }\n").message.contains("nextWindow, onOpen"))
+        #expect(try refusal("simulation: { powerStorage: on }\n").message.contains("off, lowPriority"))
         #expect(try refusal("phones: { a: { online: 1 } }\n").message.contains("true or false"))
         #expect(
             try refusal("phones: { a: { apps: { com.x: { voipFailures: 2000000 } } } }\n").message.contains("between"))
@@ -210,7 +217,7 @@ struct PhoneScenarioLoaderTests {
 
     @Test("refuses a field phone.md names but this version does not simulate yet, saying so")
     func refusesNotYet() throws {
-        #expect(try refusal("simulation: { powerStorage: lowPriority }\n").message.contains("not simulated yet"))
+        #expect(try refusal("simulation: { inactiveAppAfter: 1h }\n").message.contains("not simulated yet"))
         #expect(try refusal("apps:\n  - { bundleID: com.x, payload: {} }\n").message.contains("not simulated yet"))
         #expect(
             try refusal("phones: { a: { apps: { com.x: { lastOpened: 2026-01-01T00:00:00Z } } } }\n").message.contains(
