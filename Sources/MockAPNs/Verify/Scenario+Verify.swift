@@ -32,7 +32,8 @@ extension Scenario {
         }
         items += checks.map { $0.check(records, scenario: scenario) }
         items += tokenUploads.filter { $0.status != .delivered }.map(\.verifyItem)
-        return VerifyReport(items: items, recordCount: records.count, droppedRecords: droppedRecords)
+        let checked = scenario.expectations.contains(where: \.namesChannels) ? withChannels : records
+        return VerifyReport(items: items, recordCount: checked.count, droppedRecords: droppedRecords)
     }
 }
 

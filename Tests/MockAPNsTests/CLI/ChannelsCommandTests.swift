@@ -182,6 +182,41 @@ struct ChannelsCommandTests {
         #expect(!result.output.contains("apns-topic"), "\(result.output)")
     }
 
+    @Test("mock-apns run checks channel: and operation: expectations against what the CLI sent under it")
+    func runExpectations() throws {
+        let folder = try RunTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try RunTestSupport.write(
+            """
+            channels:
+              - { id: c2NvcmVzLTE=, app: com.example.app }
+            expect:
+              - name: the provider made its channel
+                match: { operation: create }
+                answered: 201
+              - name: two score updates to the match channel
+                match: { channel: c2NvcmVzLTE= }
+                count: 2
+                answered: 200
+            """, "scores.yaml", in: folder)
+        func run(_ script: String) throws -> (status: Int32, output: String, errors: String) {
+            try Self.mockAPNs(["run", scenario, "--", "sh", "-c", script])
+        }
+        let update = "mock-apns push --channel c2NvcmVzLTE= --live-activity update --content-state '{}' >/dev/null"
+        let passed = try run("mock-apns channels create >/dev/null && \(update) && \(update)")
+        #expect(passed.status == 0, "\(passed.output)\(passed.errors)")
+        #expect(passed.output.contains("✓ two score updates to the match channel: 2 pushes"), "\(passed.output)")
+        #expect(passed.output.contains("2 passed, 0 failed, 3 records checked"), "\(passed.output)")
+
+        let missed = try run(update)
+        #expect(missed.status == 1, "\(missed.output)\(missed.errors)")
+        #expect(missed.output.contains("✗ the provider made its channel: got 0, expected 1 push"), "\(missed.output)")
+        #expect(
+            missed.output.contains(
+                "expected 2 pushes matching kind:broadcast channel:c2NvcmVzLTE=, answered 200; got 1"),
+            "\(missed.output)")
+    }
+
     @Test("mock-apns help lists channels, and channels --help lists its four operations")
     func help() throws {
         let top = try Self.mockAPNs(["--help"])
