@@ -70,7 +70,9 @@ struct ChannelOptions: ParsableArguments {
             body: Array(body.utf8), credentials: credentials, command: command)
         let answer = try await call.send()
         guard answer.status == expected else {
-            let lines = answer.lines(headers: ["apns-request-id"])
+            var lines = answer.lines(headers: ["apns-request-id"])
+            lines += await PushExplanation.lines(
+                kind: .channel, requestID: answer.header("apns-request-id"), control: control)
             StandardStream.error.write("error: \(target.url) answered " + lines.joined(separator: "\n") + "\n")
             throw ExitCode(1)
         }

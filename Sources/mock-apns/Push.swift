@@ -243,8 +243,13 @@ struct Push: AsyncParsableCommand {
         let answer = try await request.call.send()
         // Through `print`, as the explanation below goes: both leave in order.
         print(answer.lines(headers: request.answerHeaders).joined(separator: "\n"))
-        let apnsID = channel == nil ? answer.header("apns-id") : nil
-        await PushExplanation.show(apnsID: apnsID, control: control)
+        if channel != nil {
+            let why = await PushExplanation.lines(
+                kind: .broadcast, requestID: answer.header("apns-request-id"), control: control)
+            if !why.isEmpty { print(why.joined(separator: "\n")) }
+        } else {
+            await PushExplanation.show(apnsID: answer.header("apns-id"), control: control)
+        }
         if answer.status != 200 { throw ExitCode(1) }
     }
 

@@ -51,9 +51,10 @@ struct ChannelsCommandTests {
         #expect(deleted.status == 0, "\(deleted.errors)")
         #expect(deleted.output == "deleted channel \(id) of com.example.app\n")
 
-        let gone = try Self.channels(server, ["read", id])
+        let gone = try Self.channels(server, ["read", id, "--control-url", try #require(server.controlURL)])
         #expect(gone.status == 1)
         #expect(gone.errors.contains("400 ChannelNotRegistered"), "\(gone.errors)")
+        #expect(gone.errors.contains("why: com.example.app has no channel \(id)"), "\(gone.errors)")
         #expect(gone.errors.contains("apns-request-id: "), "\(gone.errors)")
         let empty = try Self.channels(server, ["list"])
         #expect(empty.status == 0 && empty.output.isEmpty)
@@ -144,10 +145,11 @@ struct ChannelsCommandTests {
         let later = String(Int(Date().timeIntervalSince1970) + 3600)
         let refused = try Self.mockAPNs([
             "push", "--channel", id, "--live-activity", "end", "--content-state", "{}", "--expiration", later,
-            "--url", url,
+            "--url", url, "--control-url", try #require(server.controlURL),
         ])
         #expect(refused.status == 1)
         #expect(refused.output.hasPrefix("400 BadExpirationDate"), "\(refused.output)")
+        #expect(refused.output.contains("\nwhy: "), "\(refused.output)")
     }
 
     @Test(
