@@ -79,15 +79,25 @@ struct ChannelsCommandTests {
         #expect(underRun.output == id + "\n", "\(underRun.errors)")
     }
 
-    @Test("a client certificate authenticates instead of a provider token")
+    @Test("a client certificate authenticates channels and push --channel instead of a provider token")
     func clientCertificate() throws {
         let server = try ServeProcess()
         defer { server.stop() }
         let created = try Self.channels(
             server, ["create", "--cert", "certs/client-sandbox.pem", "--cert-key", "certs/client-sandbox.key"])
         #expect(created.status == 0, "\(created.errors)")
-        let record = try #require(try PushCommandTests.records(server).last)
-        #expect((record["auth"] as? [String: Any])?["kind"] as? String == "certificate", "\(record)")
+        let id = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sent = try Self.mockAPNs([
+            "push", "--channel", id, "--live-activity", "update", "--content-state", "{}", "--url",
+            "https://localhost:\(server.port)", "--cert", "certs/client-sandbox.pem", "--cert-key",
+            "certs/client-sandbox.key",
+        ])
+        #expect(sent.status == 0, "\(sent.output)\(sent.errors)")
+        let records = try PushCommandTests.records(server)
+        #expect(records.map { $0["kind"] as? String } == ["channel", "broadcast"])
+        for record in records {
+            #expect((record["auth"] as? [String: Any])?["kind"] as? String == "certificate", "\(record)")
+        }
     }
 
     @Test(
