@@ -66,7 +66,7 @@ extension MockAPNsControl {
 extension PushExpectation.Finding {
     /// The records of a met expectation; a failed one throws its report (recorded first at `caller` as a Swift
     /// Testing issue when a test is running).
-    fileprivate func recordsOrFailure(at caller: CallerLocation) throws(MockAPNsExpectationFailure) -> [JournalRecord] {
+    func recordsOrFailure(at caller: CallerLocation) throws(MockAPNsExpectationFailure) -> [JournalRecord] {
         switch self {
         case .met(let records): return records
         case .failed(let report): throw MockAPNsExpectationFailure(message: report.message, at: caller)

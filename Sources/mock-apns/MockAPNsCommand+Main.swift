@@ -7,8 +7,18 @@ extension MockAPNsCommand {
 
     /// The commands whose usage errors exit with `usageExitCode`: their exit statuses 1 and 3 mean something else
     /// (APNs' error answers and an unreachable endpoint for `push`; a failed check and a failed COMMAND for `run`);
-    /// commands added since (`activities`, `inspect`, `phones`, `phone`) follow them.
-    static let usageErrorsExit2: Set<String> = ["push", "run", "verify", "activities", "inspect", "phones", "phone"]
+    /// commands added since (`activities`, `inspect`, `phones`, `phone`, `channels`) follow them.
+    static let usageErrorsExit2: Set<String> = [
+        "push", "run", "verify", "activities", "inspect", "phones", "phone", "channels",
+    ]
+
+    /// A usage error found while running (a payload file that does not parse): printed with `command`'s help
+    /// hint; the `ExitCode` to throw is `usageExitCode`.
+    static func usage(_ error: ValidationError, command: String) -> Error {
+        let text = "Error: \(error.message)\n  See 'mock-apns \(command) --help' for more information.\n"
+        StandardStream.error.write(text)
+        return ExitCode(usageExitCode)
+    }
 
     /// ArgumentParser's `main`, except that usage errors of `usageErrorsExit2` exit with `usageExitCode`.
     static func main() async {

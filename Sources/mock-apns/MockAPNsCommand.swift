@@ -14,7 +14,8 @@ struct MockAPNsCommand: AsyncParsableCommand {
         version: MockAPNsVersion.current,
         subcommands: [
             Serve.self, Run.self, Verify.self, Push.self, Requests.self, Reset.self, ClockCommand.self,
-            ActivitiesCommand.self, PhonesCommand.self, PhoneCommand.self, Token.self, Check.self, Inspect.self,
+            ChannelsCommand.self, ActivitiesCommand.self, PhonesCommand.self, PhoneCommand.self, Token.self,
+            Check.self, Inspect.self,
         ],
         defaultSubcommand: nil
     )

@@ -2,32 +2,44 @@ import ArgumentParser
 import Foundation
 import MockAPNs
 
-/// One push as `mock-apns push` sends it: the URL, the headers and the payload bytes, built from the options.
+/// One push as `mock-apns push` sends it: to one device (`/3/device/<token>`) or, with `--channel`, a broadcast to
+/// a channel (`/4/broadcasts/apps/<bundle>`); the URL, the headers and the payload bytes, built from the options.
 struct PushRequest {
-    /// Where it goes.
-    var target: PushTarget
-    /// `--ca` or `$MOCK_APNS_CA_FILE`, when given.
-    var caFile: String?
-    /// The request headers, in the order sent (authorization first).
-    var headers: [(String, String)]
-    /// The body, exactly as sent.
-    var body: [UInt8]
+    /// The request.
+    var call: APNsCall
+    /// The answer headers printed under the status line: `apns-id` of a push, `apns-request-id` of a broadcast.
+    var answerHeaders: [String]
 
     /// The request `command` asks for; a `ValidationError` for a payload that cannot be read or parsed.
     init(_ command: Push) throws {
-        target = try PushTarget(url: command.url ?? Push.defaultURL)
-        target.path = "/3/device/\(command.deviceToken)"
-        caFile = command.caFile
-        body = try Self.body(command)
-        let liveActivity = command.liveActivity != nil
+        var target = try PushTarget(url: command.url ?? Push.defaultURL)
+        let body = try Self.body(command)
+        let liveActivity = command.liveActivity != nil || command.channel != nil
         var topic = command.topic ?? Push.defaultTopicHere
-        if liveActivity, !topic.hasSuffix(Push.liveActivitySuffix) { topic += Push.liveActivitySuffix }
-        headers = [("authorization", "bearer \(try Self.providerToken(command))"), ("apns-topic", topic)]
-        headers.append(("apns-push-type", command.pushType ?? (liveActivity ? "liveactivity" : "alert")))
-        if let priority = command.priority { headers.append(("apns-priority", String(priority))) }
-        if let expiration = command.expiration { headers.append(("apns-expiration", String(expiration))) }
-        if let collapseID = command.collapseID { headers.append(("apns-collapse-id", collapseID)) }
-        if let apnsID = command.apnsID { headers.append(("apns-id", apnsID)) }
+        var headers = try command.credentials.authorizationHeaders()
+        if let channel = command.channel {
+            // "apns-topic is not needed" (live-activities.md §3): the app is the path's bundle.
+            if topic.hasSuffix(Push.liveActivitySuffix) { topic.removeLast(Push.liveActivitySuffix.count) }
+            target.path = "/4/broadcasts/apps/\(topic)"
+            headers += [
+                ("apns-channel-id", channel), ("apns-push-type", "liveactivity"),
+                ("apns-priority", String(command.priority ?? 10)), ("apns-expiration", String(command.expiration ?? 0)),
+            ]
+            answerHeaders = ["apns-request-id", "apns-unique-id"]
+        } else {
+            target.path = "/3/device/\(command.deviceToken ?? "")"
+            if liveActivity, !topic.hasSuffix(Push.liveActivitySuffix) { topic += Push.liveActivitySuffix }
+            headers.append(("apns-topic", topic))
+            headers.append(("apns-push-type", command.pushType ?? (liveActivity ? "liveactivity" : "alert")))
+            if let priority = command.priority { headers.append(("apns-priority", String(priority))) }
+            if let expiration = command.expiration { headers.append(("apns-expiration", String(expiration))) }
+            if let collapseID = command.collapseID { headers.append(("apns-collapse-id", collapseID)) }
+            if let apnsID = command.apnsID { headers.append(("apns-id", apnsID)) }
+            answerHeaders = ["apns-id", "apns-unique-id"]
+        }
+        call = APNsCall(
+            method: "POST", target: target, headers: headers, body: body, credentials: command.credentials,
+            command: "push")
     }
 
     /// The payload: `--payload` as written when nothing is added to it, else its members with `aps` filled in.
@@ -89,25 +101,6 @@ struct PushRequest {
         }
         return Array(data)
     }
-
-    /// A JWT signed with `--key` (or `$MOCK_APNS_KEY_FILE`) or the embedded test key (through `mock-apns token`'s
-    /// code).
-    private static func providerToken(_ command: Push) throws -> String {
-        let key = try Token.signingKey(p8: command.keyFile)
-        return ProviderTokenSigner.makeToken(
-            teamID: command.signingTeamID, keyID: command.signingKeyID,
-            issuedAt: Int64(Date().timeIntervalSince1970), key: key, encoding: .raw)
-    }
-
-    /// The equivalent `curl --http2` command, each word shell-quoted; the test CA is named by file.
-    func curlCommand() throws -> String {
-        let ca = try caFile ?? TestCAFile.locate().path
-        var lines = ["curl --http2 --silent --show-error --include --cacert \(StartBanner.shellQuoted(ca))"]
-        for (name, value) in headers { lines.append("-H \(StartBanner.shellQuoted("\(name): \(value)"))") }
-        lines.append("--data-binary \(StartBanner.shellQuoted(String(decoding: body, as: UTF8.self)))")
-        lines.append(StartBanner.shellQuoted(target.url))
-        return lines.joined(separator: " \\\n  ")
-    }
 }
 
 /// An https URL split into what the client and the curl command need.
@@ -119,18 +112,18 @@ struct PushTarget {
     /// The whole URL.
     var url: String { base + path }
 
-    /// `url` checked: https (APNs is HTTP/2 over TLS only), a host, no path beyond `/`.
-    init(url: String) throws {
+    /// `url` checked: https (APNs is HTTP/2 over TLS only), a host, no path beyond `/`; errors name `flag`.
+    init(url: String, flag: String = "--url") throws {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
             scheme == "https", let host = parts.host, !host.isEmpty
         else {
-            throw ValidationError("--url must look like https://HOST[:PORT], got '\(url)'")
+            throw ValidationError("\(flag) must look like https://HOST[:PORT], got '\(url)'")
         }
         if let port = parts.port, !(1...65535).contains(port) {
-            throw ValidationError("--url port must be between 1 and 65535, got \(port)")
+            throw ValidationError("\(flag) port must be between 1 and 65535, got \(port)")
         }
         if !(parts.path.isEmpty || parts.path == "/") || parts.query != nil {
-            throw ValidationError("--url is the endpoint only (https://HOST[:PORT]), without a path, got '\(url)'")
+            throw ValidationError("\(flag) is the endpoint only (https://HOST[:PORT]), without a path, got '\(url)'")
         }
         base = url.hasSuffix("/") ? String(url.dropLast()) : url
     }

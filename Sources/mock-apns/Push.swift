@@ -9,8 +9,8 @@ struct Push: AsyncParsableCommand {
         discussion: """
             By default it targets the local mock: $MOCK_APNS_URL when set, else https://localhost:2197, trusting \
             the system CAs and the embedded test CA, and signs with the embedded test key (team TESTTEAM01, key \
-            TESTKEY001). Under mock-apns run, $MOCK_APNS_CA_FILE, $MOCK_APNS_KEY_FILE, $MOCK_APNS_KEY_ID, \
-            $MOCK_APNS_TEAM_ID and $MOCK_APNS_BUNDLE_ID (the default topic) stand in for --ca, --key, --key-id, \
+            TESTKEY001), or authenticates with a TLS client certificate (--cert, --cert-key). Under mock-apns run, \
+            $MOCK_APNS_CA_FILE, $MOCK_APNS_KEY_FILE, $MOCK_APNS_KEY_ID, $MOCK_APNS_TEAM_ID and $MOCK_APNS_BUNDLE_ID (the default topic) stand in for --ca, --key, --key-id, \
             --team-id and --topic. The payload is --payload (a file, or - for standard input), with --alert and the Live \
             Activity options filled in (at least one of --alert, --payload and --live-activity is needed).
 
@@ -24,28 +24,32 @@ struct Push: AsyncParsableCommand {
             phone:), read from its control API ($MOCK_APNS_CONTROL_URL or --control-url, else \
             http://127.0.0.1:2190); nothing more is printed when that is not reachable.
 
+            Broadcasts: --channel ID sends to POST /4/broadcasts/apps/<bundle> (the bundle is --topic without its \
+            .push-type.liveactivity suffix) with apns-channel-id, apns-push-type: liveactivity, apns-priority \
+            (default 10) and apns-expiration (default 0, which a channel without message storage requires); it \
+            prints the status, apns-request-id and apns-unique-id. A device token, --collapse-id, --apns-id and \
+            --live-activity start do not go with it.
+
             Exit status: 0 on 200, 1 when APNs answers with an error, 2 on a usage error, 3 when the endpoint \
             cannot be reached. With --curl it prints the equivalent curl command and sends nothing.
             """)
 
-    /// The device (or push-to-start, or activity update) token: the last path segment of /3/device/.
-    @Argument(help: "The device token (hex), or a Live Activity's push-to-start or update token.")
-    var deviceToken: String
+    /// The device (or push-to-start, or activity update) token: the last path segment of /3/device/; none with
+    /// `--channel`.
+    @Argument(help: "The device token (hex), or a Live Activity's push-to-start or update token (none with --channel).")
+    var deviceToken: String?
+
+    /// A broadcast channel's id: send to `/4/broadcasts/apps/<bundle>` instead of one device.
+    @Option(
+        name: .long,
+        help: "Broadcast to this channel (its base64 id, as `mock-apns channels create` prints it), not a device.")
+    var channel: String?
 
     @Option(name: .long, help: "The APNs endpoint. Default: $MOCK_APNS_URL, else https://localhost:2197.")
     var url: String?
 
-    @Option(name: .long, help: "Trust only this CA file (PEM). Default: $MOCK_APNS_CA_FILE, else the system CAs and the test CA.")
-    var ca: String?
-
-    @Option(name: .long, help: "The .p8 signing key (PEM), with --key-id and --team-id. Default: the test key.")
-    var key: String?
-
-    @Option(name: .long, help: "The 10-character Key ID of --key. Default: TESTKEY001.")
-    var keyID: String?
-
-    @Option(name: .long, help: "The 10-character Team ID. Default: TESTTEAM01.")
-    var teamID: String?
+    /// How to authenticate and what to trust (shared with `channels`).
+    @OptionGroup(title: "Authentication and trust") var credentials: APNsClientOptions
 
     @Option(name: .long, help: "Set aps.alert to this text.")
     var alert: String?
@@ -53,21 +57,25 @@ struct Push: AsyncParsableCommand {
     @Option(name: .long, help: "The payload: a JSON file, or - for standard input.")
     var payload: String?
 
-    @Option(name: .long, help: "apns-push-type. Default: alert, or liveactivity with --live-activity.")
+    @Option(name: .long, help: "apns-push-type. Default: alert, or liveactivity with --live-activity or --channel.")
     var pushType: String?
 
     @Option(
         name: .long,
-        help: "apns-topic. Default: $MOCK_APNS_BUNDLE_ID, else com.example.app (+ .push-type.liveactivity for Live Activities).")
+        help: """
+            apns-topic (with --channel: the app's bundle id in the path). Default: $MOCK_APNS_BUNDLE_ID, else \
+            com.example.app (+ .push-type.liveactivity for Live Activities).
+            """)
     var topic: String?
 
     @Option(
-        name: .long, parsing: .unconditional, help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10).")
+        name: .long, parsing: .unconditional,
+        help: "apns-priority: 10, 5 or 1. Default: none sent (APNs assumes 10); 10 with --channel.")
     var priority: Int?
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent.")
+        help: "apns-expiration, seconds since 1970 (0: deliver once or drop). Default: none sent; 0 with --channel.")
     var expiration: Int64?
 
     @Option(name: .long, help: "apns-collapse-id (at most 64 bytes).")
@@ -112,7 +120,6 @@ struct Push: AsyncParsableCommand {
     static let priorities = [10, 5, 1]
 
     func validate() throws {
-        try validateCredentials()
         if let priority, !Self.priorities.contains(priority) {
             throw ValidationError("--priority must be 10, 5 or 1 (what APNs accepts), got \(priority)")
         }
@@ -125,9 +132,7 @@ struct Push: AsyncParsableCommand {
         if let apnsID, UUID(uuidString: apnsID) == nil {
             throw ValidationError("--apns-id must be a UUID (8-4-4-4-12 hex digits), got '\(apnsID)'")
         }
-        if deviceToken.isEmpty || deviceToken.contains(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
-            throw ValidationError("the device token must be letters and digits (hex for APNs), got '\(deviceToken)'")
-        }
+        try validateTarget()
         _ = try PushTarget(url: url ?? Self.defaultURL)
         try validateLiveActivity()
         if payload == nil, alert == nil, liveActivity == nil {
@@ -135,14 +140,43 @@ struct Push: AsyncParsableCommand {
         }
     }
 
-    private func validateCredentials() throws {
-        if key != nil, keyID == nil || teamID == nil { throw ValidationError("--key needs --key-id and --team-id") }
-        if let teamID, let problem = Token.identifierProblem(teamID) {
-            throw ValidationError("--team-id must be a 10-character Team ID (A-Z, 0-9), got '\(teamID)': \(problem)")
+    /// One device token or `--channel`, and only the flags that make sense for it.
+    private func validateTarget() throws {
+        guard let channel else {
+            guard let deviceToken else {
+                throw ValidationError("give a device token, or --channel ID to broadcast to a channel")
+            }
+            if deviceToken.isEmpty || deviceToken.contains(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
+                throw ValidationError(
+                    "the device token must be letters and digits (hex for APNs), got '\(deviceToken)'")
+            }
+            return
         }
-        if let keyID, let problem = Token.identifierProblem(keyID) {
-            throw ValidationError("--key-id must be a 10-character Key ID (A-Z, 0-9), got '\(keyID)': \(problem)")
+        if let deviceToken {
+            throw ValidationError(
+                "--channel broadcasts to every activity subscribed to the channel: give it or a device token "
+                    + "('\(deviceToken)'), not both")
         }
+        guard BroadcastChannel.isWellFormedID(channel) else {
+            throw ValidationError(
+                "--channel must be a channel id in base64 (such as dGVzdC1jaGFubmVsLTE=, as `mock-apns channels "
+                    + "create` prints it), got '\(channel)'")
+        }
+        for (flag, given) in [
+            ("--collapse-id", collapseID != nil), ("--apns-id", apnsID != nil),
+            ("--no-input-push-token", noInputPushToken),
+        ] where given {
+            throw ValidationError("\(flag) is for a push to a device; a broadcast (--channel) has none")
+        }
+        if liveActivity == .start {
+            throw ValidationError(
+                "a broadcast updates or ends activities already subscribed to the channel: --live-activity update "
+                    + "or end, not start")
+        }
+        if let pushType, pushType.lowercased() != "liveactivity" {
+            throw ValidationError("a broadcast (--channel) is push type liveactivity, not '\(pushType)'")
+        }
+        if topic?.isEmpty == true { throw ValidationError("--topic (the app's bundle id) must not be empty") }
     }
 
     private func validateLiveActivity() throws {
@@ -203,18 +237,22 @@ struct Push: AsyncParsableCommand {
             throw Self.usage(ValidationError(error.description))
         }
         if curl {
-            do { print(try request.curlCommand()) } catch { throw Self.usage(ValidationError("\(error)")) }
+            do { print(try request.call.curlCommand()) } catch { throw Self.usage(ValidationError("\(error)")) }
             return
         }
-        let (status, apnsID) = try await request.send()
-        await PushExplanation.show(apnsID: apnsID, control: control)
-        if status != 200 { throw ExitCode(1) }
+        let answer = try await request.call.send()
+        // Through `print`, as the explanation below goes: both leave in order.
+        print(answer.lines(headers: request.answerHeaders).joined(separator: "\n"))
+        if channel != nil {
+            let why = await PushExplanation.lines(
+                kind: .broadcast, requestID: answer.header("apns-request-id"), control: control)
+            if !why.isEmpty { print(why.joined(separator: "\n")) }
+        } else {
+            await PushExplanation.show(apnsID: answer.header("apns-id"), control: control)
+        }
+        if answer.status != 200 { throw ExitCode(1) }
     }
 
     /// A usage error found while running (a payload file that does not parse): printed with the help hint, exit 2.
-    static func usage(_ error: ValidationError) -> Error {
-        let text = "Error: \(error.message)\n  See 'mock-apns push --help' for more information.\n"
-        StandardStream.error.write(text)
-        return ExitCode(MockAPNsCommand.usageExitCode)
-    }
+    static func usage(_ error: ValidationError) -> Error { MockAPNsCommand.usage(error, command: "push") }
 }

@@ -24,6 +24,31 @@ enum PushExplanation {
         if !lines.isEmpty { print(lines.joined(separator: "\n")) }
     }
 
+    /// How many of the newest records of a kind the look-up of a broadcast or channel request reads: the request
+    /// was just answered, so it is among them unless many others came since.
+    static let recentLimit = 50
+
+    /// The `why:` and `note:` lines of the broadcast or channel request (a record of `kind`) answered with
+    /// `requestID`, when the endpoint is mock-apns; empty otherwise. Such records carry `apns-request-id`, not an
+    /// apns-id, so the newest records of the kind are read and the one with that `requestID` taken.
+    static func lines(kind: JournalRecord.Kind, requestID: String?, control: ControlOptions) async -> [String] {
+        guard let requestID, let search = try? RecordSearch("kind:\(kind.name)") else { return [] }
+        var client = control.client()
+        client.requestTimeout = timeout
+        guard let records = try? await client.records(JournalQuery(search: search, limit: recentLimit)),
+            let record = records.last(where: { $0.otherKindMember("requestID")?.stringValue == requestID })
+        else { return [] }
+        var lines: [String] = []
+        if let rule = record.otherKindMember("rule")?.stringValue, rule != "accepted" {
+            let why = record.otherKindMember("explanation")?.stringValue ?? ""
+            lines.append("why: \(why) (rule \(rule), record #\(record.sequence))")
+        }
+        if case .array(let notes)? = record.otherKindMember("notes") {
+            lines += notes.compactMap(\.stringValue).map { "note: \($0)" }
+        }
+        return lines
+    }
+
     /// The lines for `record`: the why of anything but a plain success, its notes, and what the phone did.
     static func lines(_ record: JournalRecord) -> [String] {
         var lines: [String] = []

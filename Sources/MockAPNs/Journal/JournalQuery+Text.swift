@@ -71,6 +71,8 @@ extension JournalQuery: FilterQuery {
         case .connection: connection = UInt64(value)
         case .device: device = DeviceOutcome.Kind(rawValue: value)
         case .warnings: deviceWarnings = value == "some"
+        case .channel: channel = value
+        case .operation: operation = ChannelOperation(rawValue: value)
         case .status, .priority, .rule, .deviceRule, .collapseID, .kind, .activity, .event, .text, .after, .before:
             break
         }

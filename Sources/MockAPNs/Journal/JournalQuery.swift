@@ -3,7 +3,7 @@ import Foundation
 /// Which journal records a query, a wait or a stream is about: every field given must match.
 ///
 /// The same filters exist as query parameters of the control API (`token`, `topic`, `pushType`, `apnsID`,
-/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `q`, `since`, `olderThan`, `after`, `before`,
+/// `status`, `reason`, `accepted`, `connection`, `device`, `warnings`, `channel`, `operation`, `q`, `since`, `olderThan`, `after`, `before`,
 /// `limit`)
 /// and as command-line options of `mock-apns requests`. A query is the URL and Swift spelling of one `RuleMatch`
 /// (`match`): every filter, and every word of `search`, is a `MatchTerm`, so filters, waits, streams and
@@ -31,6 +31,11 @@ public struct JournalQuery: Sendable, Hashable {
     /// Whether the phone's outcome carries warnings (`false`: applied with nothing that looked wrong); a record
     /// without a device part never matches. Written `warnings=none` or `warnings=some`.
     public var deviceWarnings: Bool?
+    /// The broadcast channel a `broadcast` or `channel` record is about (its base64 id); a device push never
+    /// matches.
+    public var channel: String?
+    /// What a `channel` record did (`create`, `read`, `delete`, `list`); any other record never matches.
+    public var operation: ChannelOperation?
     /// The search text (`q=status:4xx -reason:BadDeviceToken`): fields, payload words and phrases, `-` to negate.
     public var search: RecordSearch?
     /// Only records whose sequence number is greater than this one.
@@ -49,7 +54,8 @@ public struct JournalQuery: Sendable, Hashable {
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, apnsID: String? = nil,
         status: Int? = nil, reason: String? = nil, accepted: Bool? = nil, connection: UInt64? = nil,
-        device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, search: RecordSearch? = nil,
+        device: DeviceOutcome.Kind? = nil, deviceWarnings: Bool? = nil, channel: String? = nil,
+        operation: ChannelOperation? = nil, search: RecordSearch? = nil,
         since: UInt64? = nil, olderThan: UInt64? = nil, after: TimePoint? = nil, before: TimePoint? = nil,
         limit: Int? = nil
     ) {
@@ -63,6 +69,8 @@ public struct JournalQuery: Sendable, Hashable {
         self.connection = connection
         self.device = device
         self.deviceWarnings = deviceWarnings
+        self.channel = channel
+        self.operation = operation
         self.search = search
         self.since = since
         self.olderThan = olderThan
@@ -94,6 +102,10 @@ public struct JournalQuery: Sendable, Hashable {
         case device
         /// Whether the phone's outcome carries warnings.
         case warnings
+        /// The broadcast channel's id.
+        case channel
+        /// The channel operation.
+        case operation
         /// The search text's words (`q`).
         case search = "q"
     }
@@ -169,6 +181,8 @@ public struct JournalQuery: Sendable, Hashable {
         case .connection: connection.map(String.init)
         case .device: device?.rawValue
         case .warnings: deviceWarnings.map { $0 ? "some" : "none" }
+        case .channel: channel
+        case .operation: operation?.rawValue
         case .search: search?.text
         }
     }
@@ -203,6 +217,8 @@ extension JournalQuery.Field {
         case .connection: .connection
         case .device: .device
         case .warnings: .warnings
+        case .channel: .channel
+        case .operation: .operation
         case .search: nil
         }
     }

@@ -10,6 +10,17 @@ extension JournalRecord {
     /// this object; it has no request and no verdict, and no expectation or search term matches it as a push.
     public var rawJSON: JSONValue? { otherKind.map { $0.object(sequence: sequence) } }
 
+    /// Member `name` of a record of another kind (`channel`, `operation`, `status`); `nil` for a device push.
+    public func otherKindMember(_ name: String) -> JSONValue? {
+        guard case .object(let members)? = otherKind?.json else { return nil }
+        return members.first { $0.0 == name }?.1
+    }
+
+    /// The HTTP status answered: the response's, or a record of another kind's `status` member.
+    var answeredStatus: Int? {
+        response?.status ?? otherKindMember("status").flatMap { Int($0.scalarText) }
+    }
+
     /// Whether the record is a device push (`kind` `push`): one reference compared, for the per-record counters.
     var isDevicePush: Bool { otherKind == nil }
 

@@ -10,8 +10,10 @@ extension JournalRecord {
 
     /// `200`, or `410 Unregistered`, or `no answer` when a fault sent none.
     public var outcomeText: String {
-        guard let response else { return fault.map { "no answer (\($0))" } ?? "no answer" }
-        return reason.map { "\(response.status) \($0)" } ?? String(response.status)
+        guard let status = answeredStatus else { return fault.map { "no answer (\($0))" } ?? "no answer" }
+        // A broadcast or channel record keeps its answer as members (`status`, `reason`).
+        let reason = otherKindMember("reason")?.stringValue ?? self.reason
+        return reason.map { "\(status) \($0)" } ?? String(status)
     }
 
     /// The APNs answer and, for a push the simulated phone received, what it did: `200, phone applied`.

@@ -85,6 +85,20 @@ extension MatchTerm {
                 return .failure(Problem(message: "\(name): \(failure.message)"))
             }
             return .success(value)
+        case .channel:
+            guard BroadcastChannel.isWellFormedID(value) else {
+                return problem(
+                    "must be a channel id in base64 (as `mock-apns channels create` prints it), got '\(value)'")
+            }
+            return .success(value)
+        case .operation:
+            guard ChannelOperation(rawValue: value) != nil else {
+                let names = ChannelOperation.allCases.map(\.rawValue)
+                return problem(
+                    "must be one of: \(names.joined(separator: ", ")) (a channel operation); got '\(value)'"
+                        + NameSuggestion.hint(for: value, among: names))
+            }
+            return .success(value)
         case .topic, .reason, .rule, .apnsID, .collapseID, .kind, .text:
             return .success(value)
         }

@@ -49,6 +49,11 @@ public struct MatchTerm: Sendable, Hashable {
         case before
         /// What the record is of (`JournalRecord.Kind`): `push` for a device push, or a kind a newer server records.
         case kind
+        /// The broadcast channel a `broadcast` or `channel` record is about: its id, compared exactly (base64 is
+        /// case-sensitive); a device push has none.
+        case channel
+        /// What a `channel` record did: `create`, `read`, `delete` or `list` (`ChannelOperation`).
+        case operation
         /// A word or phrase of the payload (compared ignoring case): a search's free words.
         case text
     }
@@ -96,20 +101,20 @@ public struct MatchTerm: Sendable, Hashable {
     }
 
     private func fieldIs(_ record: JournalRecord) -> Bool {
-        // A record of another kind has no push fields: only its kind, its connection and its time can match.
-        if record.otherKind != nil, ![.kind, .connection, .after, .before].contains(field) { return false }
+        // A record of another kind has no push fields: only its kind, connection, time, answer and channel match.
+        if record.otherKind != nil, !Self.otherKindFields.contains(field) { return false }
         switch field {
         case .token: return record.deviceToken.map { Self.equalIgnoringCase($0, value) } ?? false
         case .topic: return record.topic == value
         case .type: return record.pushType == value
         case .priority: return record.request.fields.priority == value
         case .status:
-            guard let status = record.response?.status else { return false }
+            guard let status = record.answeredStatus else { return false }
             guard value.hasSuffix("xx"), let digit = value.first?.wholeNumberValue else {
                 return String(status) == value
             }
             return status / 100 == digit
-        case .reason: return record.reason == value
+        case .reason: return (record.otherKindMember("reason")?.stringValue ?? record.reason) == value
         case .rule: return record.rule == value || record.rule == Verdict.scriptedRulePrefix + value
         case .apnsID:
             if let answered = record.response?.apnsID, Self.equalIgnoringCase(answered, value) { return true }
@@ -123,11 +128,18 @@ public struct MatchTerm: Sendable, Hashable {
         case .activity: return record.device?.activityID.map { $0.uppercased().hasPrefix(value) } ?? false
         case .event: return record.apsEvent == value
         case .kind: return record.kind.name == value
+        case .channel: return record.otherKindMember("channel")?.stringValue == value
+        case .operation: return record.otherKindMember("operation")?.stringValue == value
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
         case .after: return time.map { record.receivedAt >= $0.date(now: Date()) } ?? false
         case .before: return time.map { record.receivedAt < $0.date(now: Date()) } ?? false
         }
     }
+
+    /// The fields a record of another kind (a broadcast, a channel operation) can match: it has no push fields.
+    static let otherKindFields: Set<Field> = [
+        .kind, .connection, .after, .before, .status, .reason, .channel, .operation,
+    ]
 
     /// What `record` has in the field, as messages say it: `none` when it has nothing there.
     public func actualText(_ record: JournalRecord) -> String {
@@ -137,8 +149,8 @@ public struct MatchTerm: Sendable, Hashable {
             case .topic: record.topic
             case .type: record.pushType
             case .priority: record.request.fields.priority
-            case .status: record.response.map { String($0.status) }
-            case .reason: record.reason
+            case .status: record.answeredStatus.map { String($0) }
+            case .reason: record.otherKindMember("reason")?.stringValue ?? record.reason
             case .rule: record.rule
             case .apnsID: record.response?.apnsID ?? record.requestAPNsID
             case .collapseID: record.request.fields.collapseID
@@ -151,6 +163,8 @@ public struct MatchTerm: Sendable, Hashable {
             case .activity: record.device?.activityID
             case .event: record.apsEvent
             case .kind: record.kind.name
+            case .channel: record.otherKindMember("channel")?.stringValue
+            case .operation: record.otherKindMember("operation")?.stringValue
             case .text: Self.excerpt(record.payloadText)
             case .after, .before: Timestamp.text(record.receivedAt)
             }

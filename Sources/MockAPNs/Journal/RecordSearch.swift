@@ -111,6 +111,8 @@ public struct RecordSearch: Sendable, Hashable, CustomStringConvertible {
         case .deviceRule: "alert-shown"
         case .warnings: "none"
         case .kind: "push"
+        case .channel: "dGVzdA=="
+        case .operation: "create"
         case .activity: "0c6f1a2b"
         case .event: "update"
         case .accepted: "true"

@@ -63,8 +63,11 @@ extension RuleMatch {
     /// Whether the match gives no field (and so matches every request).
     public var isEmpty: Bool {
         token == nil && topic == nil && pushType == nil && headers.isEmpty && payload.isEmpty && conditions.isEmpty
-            && device == nil && issuedToken == nil
+            && device == nil && issuedToken == nil && channelTerms.isEmpty
     }
+
+    /// The `channel` and `operation` terms an `expect:` match's `channel:` and `operation:` give.
+    var channelTerms: [MatchTerm] { terms.filter { $0.field == .channel || $0.field == .operation } }
 
     /// The match as a scenario file's `match:` mapping (JSON, which is YAML too), headers and paths sorted.
     public var scenarioJSON: JSONValue {
@@ -87,6 +90,7 @@ extension RuleMatch {
         if !headers.isEmpty { members.append(("headers", .object(headers.sorted { $0.0 < $1.0 }))) }
         if !payload.isEmpty { members.append(("payload", .object(payload.sorted { $0.0 < $1.0 }))) }
         if let device { members.append(("device", device.scenarioJSON)) }
+        for term in channelTerms { members.append((term.field.rawValue, .string(term.value))) }
         return .object(members)
     }
 }

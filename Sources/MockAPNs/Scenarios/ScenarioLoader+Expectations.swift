@@ -137,12 +137,16 @@ extension ScenarioLoader.Reader {
         return low...high
     }
 
-    /// `answered:`: an HTTP status APNs answers (200, 4xx, 5xx) or a reason name (`Unregistered`).
+    /// `answered:`: an HTTP status APNs answers (200; 201 and 204 on the channel port; 4xx, 5xx) or a reason name
+    /// (`Unregistered`).
     func answered(_ field: Field) throws(ScenarioError) -> ScenarioExpectation.AnswerCondition {
         if case .scalar = field.node, !field.isQuoted, field.tagName == .int {
             let status = try field.integer(in: 200...599)
-            guard status == 200 || status >= 400 else {
-                throw field.error("APNs answers 200 or an error status (4xx, 5xx); got \(status)")
+            // The channel management port answers a create 201 and a delete 204 (live-activities.md §3).
+            guard [200, 201, 204].contains(status) || status >= 400 else {
+                throw field.error(
+                    "APNs answers 200 (201 and 204 for channel operations) or an error status (4xx, 5xx); got "
+                        + "\(status)")
             }
             return ScenarioExpectation.AnswerCondition(status: status)
         }

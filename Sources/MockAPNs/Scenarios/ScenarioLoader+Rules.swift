@@ -121,8 +121,10 @@ extension ScenarioLoader.Reader {
     /// - Parameter allowsDevice: whether `device:` and `token: { issuedFrom: … }` may be given: in `expect:`, not in
     ///   `rules[]`, whose answer the phone only sees afterwards.
     func match(_ field: Field, allowsDevice: Bool) throws(ScenarioError) -> RuleMatch {
-        let fields = try field.mapping(known: ["token", "topic", "pushType", "headers", "payload", "device"])
+        let fields = try field.mapping(
+            known: ["token", "topic", "pushType", "headers", "payload", "device", "channel", "operation"])
         var match = RuleMatch()
+        try channelTerms(fields, allowsDevice: allowsDevice, into: &match)
         if let device = fields["device"] {
             guard allowsDevice else {
                 throw device.error(
@@ -192,6 +194,39 @@ extension ScenarioLoader.Reader {
             }
         }
         return match
+    }
+
+    /// `channel:` and `operation:` of an `expect:` match: broadcasts to a channel (`channel` alone), or the channel
+    /// operations (`operation`, with or without `channel`), as record terms; the `kind` term says which.
+    private func channelTerms(
+        _ fields: Fields, allowsDevice: Bool, into match: inout RuleMatch
+    ) throws(ScenarioError) {
+        let channel = fields["channel"]
+        let operation = fields["operation"]
+        guard let first = channel ?? operation else { return }
+        guard allowsDevice else {
+            throw first.error(
+                "a rule answers device pushes; channel and operation are for an expect: entry's match (broadcasts "
+                    + "and channel operations)")
+        }
+        for key in ["token", "topic", "pushType", "headers", "payload", "device"] {
+            if let extra = fields[key] {
+                throw extra.error(
+                    "\(key) is a device push's; a match with channel or operation matches broadcasts and channel "
+                        + "operations, which have none")
+            }
+        }
+        func term(_ field: Field, _ termField: MatchTerm.Field) throws(ScenarioError) -> MatchTerm {
+            let text = try field.string()
+            switch MatchTerm.checked(termField, text) {
+            case .success(let term): return term
+            case .failure(let problem): throw field.error(problem.message)
+            }
+        }
+        let kind: JournalRecord.Kind = operation == nil ? .broadcast : .channel
+        match.terms.append(MatchTerm(field: .kind, value: kind.name))
+        if let channel { match.terms.append(try term(channel, .channel)) }
+        if let operation { match.terms.append(try term(operation, .operation)) }
     }
 
     /// A `pushType` name, which must be a known push type.

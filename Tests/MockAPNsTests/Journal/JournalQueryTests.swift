@@ -141,7 +141,7 @@ struct JournalQueryTests {
         #expect(try JournalQuery.parse(paged.parameters).query == paged)
         #expect(
             throws: InputError(
-                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, q, since, olderThan, after, before, limit"
+                "unknown filter 'devices'; the filters are: token, topic, pushType, apnsID, status, reason, accepted, connection, device, warnings, channel, operation, q, since, olderThan, after, before, limit"
             )
         ) {
             try JournalQuery.parse([("devices", "ab")])

@@ -49,7 +49,7 @@ struct JournalRecordKindTests {
         #expect(try Self.parse(#"{"sequence":1,"kind":7,"receivedAt":"2026-09-21T14:13:20.123Z"}"#) == nil)
     }
 
-    @Test("the search's kind: term tells kinds apart, and push fields never match a record of another kind")
+    @Test("the search's kind: term tells kinds apart; push fields never match another kind, its answer and channel do")
     func searchKind() throws {
         let broadcast = try #require(try Self.parse(Self.broadcastLine))
         let push = JournalRecordJSONTests.fullRecord()
@@ -59,9 +59,14 @@ struct JournalRecordKindTests {
         #expect(pushes.matches(push) && !pushes.matches(broadcast))
         #expect(JournalQuery().matches(broadcast), "an unfiltered listing shows every record")
         #expect(JournalQuery(search: try RecordSearch("connection:3")).matches(broadcast))
-        for text in ["accepted:true", "accepted:false", "status:2xx", "topic:com.example.app", "rule:accepted"] {
+        for text in ["accepted:true", "accepted:false", "topic:com.example.app", "rule:accepted", "status:4xx"] {
             #expect(!JournalQuery(search: try RecordSearch(text)).matches(broadcast), "\(text)")
         }
+        for text in ["status:2xx", "status:200", "channel:dGVzdA=="] {
+            #expect(JournalQuery(search: try RecordSearch(text)).matches(broadcast), "\(text)")
+        }
+        #expect(!JournalQuery(search: try RecordSearch("channel:dGVzdA==")).matches(push))
+        #expect(broadcast.outcomeText == "200")
     }
 
     @Test("expectations and unexpected: fail neither count nor flag a record of another kind")

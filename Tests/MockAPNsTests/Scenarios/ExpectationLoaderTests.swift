@@ -90,7 +90,7 @@ struct ExpectationLoaderTests {
             (
                 "expect:\n  - match: { title: x }",
                 "test.yaml:2:14: expect[0].match.title: unknown field 'title'; known fields: token, topic, pushType, "
-                    + "headers, payload, device"
+                    + "headers, payload, device, channel, operation"
             ),
             (
                 "expect:\n  - count: -1",
@@ -120,7 +120,8 @@ struct ExpectationLoaderTests {
             ),
             (
                 "expect:\n  - answered: 302",
-                "test.yaml:2:15: expect[0].answered: APNs answers 200 or an error status (4xx, 5xx); got 302"
+                "test.yaml:2:15: expect[0].answered: APNs answers 200 (201 and 204 for channel operations) or an "
+                    + "error status (4xx, 5xx); got 302"
             ),
             (
                 "expect:\n  - answered: 700",
@@ -142,7 +143,7 @@ struct ExpectationLoaderTests {
             (
                 "expect:\n  - sequence: [ { topic: a.b }, { tpic: a.c } ]",
                 "test.yaml:2:35: expect[0].sequence[1].tpic: unknown field 'tpic' (did you mean 'topic'?); "
-                    + "known fields: token, topic, pushType, headers, payload, device"
+                    + "known fields: token, topic, pushType, headers, payload, device, channel, operation"
             ),
             (
                 "expect:\n  - match: { topic: a.b }\n    sequence: [ {}, {} ]",
