@@ -78,6 +78,7 @@ public struct JournalRecord: Sendable {
     /// calls it as it numbers the record).
     func noteSequence(_ sequence: UInt64) {
         deviceBox?.number?.set(sequence)
+        otherKind?.fanOut?.number.set(sequence)
     }
 
     /// The later events of other pushes this push's arrival gave, to append right after it (empty for most).

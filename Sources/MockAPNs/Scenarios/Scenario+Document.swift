@@ -9,6 +9,7 @@ extension Device {
         members.append(("kind", .string(kind.rawValue)))
         if let attributesType { members.append(("attributesType", .string(attributesType))) }
         if let phone { members.append(("phone", .string(phone))) }
+        if let channel { members.append(("channel", .string(channel))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What one fan-out did: how many activities it reached, and their outcomes counted by kind and by rule, with the
+/// first activities' outcomes listed. The `fan-out` record the journal appends once a broadcast has reached every
+/// subscriber (docs/control-api.md, "The fan-out record").
+struct FanOutTally: Sendable {
+    /// The broadcast's record.
+    var broadcast: UInt64?
+    /// The channel it went to.
+    var channel: BroadcastChannel
+    /// When the broadcast was received (the activities judged it at this time), or the stored message handed to a
+    /// later subscriber.
+    var at: Date
+    /// Whether it is a policy-1 channel's stored message handed to an activity that subscribed later.
+    var stored: Bool
+    /// How many activities it reached.
+    var subscribers = 0
+    /// Outcomes by kind: every Live Activity kind present, zero when none.
+    var outcomes: [DeviceOutcome.Kind: Int]
+    /// Outcomes by the rule that decided, in the order each rule first came.
+    var rules: [(rule: String, count: Int)] = []
+    /// The first `listedLimit` activities and what each did.
+    var listed: [DeviceOutcome] = []
+
+    /// The most activities a record lists one by one (`subscribers` and the counts cover them all).
+    static let listedLimit = 100
+
+    /// An empty tally of `broadcast` to `channel` at `at`.
+    init(broadcast: UInt64?, channel: BroadcastChannel, at: Date, stored: Bool) {
+        self.broadcast = broadcast
+        self.channel = channel
+        self.at = at
+        self.stored = stored
+        outcomes = Dictionary(uniqueKeysWithValues: DeviceOutcome.Kind.activityKinds.map { ($0, 0) })
+    }
+
+    /// Counts `results`, one per activity reached.
+    mutating func count(_ results: [DeviceOutcome]) {
+        var ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.rule, $0) })
+        for outcome in results {
+            subscribers += 1
+            outcomes[outcome.kind, default: 0] += 1
+            let rule = outcome.rule?.id ?? outcome.kind.rawValue
+            if let index = ruleIndex[rule] {
+                rules[index].count += 1
+            } else {
+                ruleIndex[rule] = rules.count
+                rules.append((rule, 1))
+            }
+            if listed.count < Self.listedLimit { listed.append(outcome) }
+        }
+    }
+
+    /// `3 subscribers: 2 applied, 1 ignored`.
+    var summary: String {
+        let counted = DeviceOutcome.Kind.activityKinds.compactMap { kind -> String? in
+            let count = outcomes[kind] ?? 0
+            return count == 0 ? nil : "\(count) \(kind.rawValue)"
+        }
+        let head = "\(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+        return counted.isEmpty ? head : head + ": " + counted.joined(separator: ", ")
+    }
+
+    /// The `fan-out` record, observed at `receivedAt`: `broadcast` (the broadcast record's sequence), `at`,
+    /// `channel`, `app`, `environment`, `stored`, `subscribers`, `outcomes` (by kind), `rules` (by deciding rule),
+    /// `summary`, and `activities` (the first `listedLimit`: `activity`, `outcome`, `rule`, `reason`, `warnings`,
+    /// `notes`).
+    func record(receivedAt: Date) -> JournalRecord {
+        let activities = listed.map { outcome -> JSONValue in
+            .object([
+                ("activity", outcome.activityID.map(JSONValue.string) ?? .null),
+                ("outcome", .string(outcome.kind.rawValue)),
+                ("rule", outcome.rule.map { .string($0.id) } ?? .null),
+                ("reason", outcome.reason.map(JSONValue.string) ?? .null),
+                ("warnings", .array(outcome.warnings.map(JSONValue.string))),
+                ("notes", .array(outcome.notes.map(JSONValue.string))),
+            ])
+        }
+        let kinds = DeviceOutcome.Kind.activityKinds.map { ($0.rawValue, JSONValue.number(String(outcomes[$0] ?? 0))) }
+        let members: [(String, JSONValue)] = [
+            ("broadcast", broadcast.map { .number(String($0)) } ?? .null),
+            ("at", .string(Timestamp.text(at))),
+            ("channel", .string(channel.id)),
+            ("app", .string(channel.bundleID)),
+            ("environment", .string(channel.environment.rawValue)),
+            ("stored", .bool(stored)),
+            ("subscribers", .number(String(subscribers))),
+            ("outcomes", .object(kinds)),
+            ("rules", .object(rules.map { ($0.rule, .number(String($0.count))) })),
+            ("summary", .string(summary)),
+            ("activities", .array(activities)),
+        ]
+        return JournalRecord(kind: .fanOut, receivedAt: receivedAt, members: members)
+    }
+}
