@@ -85,9 +85,15 @@ final class OtherKindPart: Sendable {
     let numbered: Bool
     /// The fan-out of an accepted broadcast (the record of one this server decided).
     let fanOut: BroadcastFanOut?
+    /// A broadcast's activities' outcomes, when the checker joined its `fan-out` records (`withLaterOutcomes`).
+    let later: [DeviceOutcome]
 
     /// The part of a record of `kind` read from `json` (or made, without its sequence, when `numbered`).
-    init(kind: JournalRecord.Kind, json: JSONValue, numbered: Bool = false, fanOut: BroadcastFanOut? = nil) {
+    init(
+        kind: JournalRecord.Kind, json: JSONValue, numbered: Bool = false, fanOut: BroadcastFanOut? = nil,
+        later: [DeviceOutcome] = []
+    ) {
+        self.later = later
         self.fanOut = fanOut
         self.kind = kind
         self.json = json

@@ -113,6 +113,7 @@ extension DeviceCondition {
         }
         if noWarnings { members.append(("warnings", "none")) }
         if final { members.append(("final", .bool(true))) }
+        if let count { members.append(("count", ScenarioExpectation.countJSON(count))) }
         return .object(members)
     }
 }

@@ -339,6 +339,63 @@ struct BroadcastFanOutEndToEndTests {
     }
 }
 
+/// `expect:`'s `device:` on a broadcast: its fan-out's outcomes, one per activity, counted with `count:`.
+@Suite("Expectations on a broadcast's fan-out", .serialized)
+struct BroadcastFanOutExpectationTests {
+    /// The first expectation of a scenario whose `expect:` is `yaml`.
+    static func expectation(_ yaml: String) throws -> ScenarioExpectation {
+        let scenario = try ScenarioLoader.parse(yaml: "expect:\n" + yaml, sourcePath: "t.yaml", baseDirectory: "/")
+        return try #require(scenario.expectations.first)
+    }
+
+    @Test("device: { outcome: applied, count: 2 } passes when both subscribers applied, fails at 3 or for ignored")
+    func countsActivities() async throws {
+        try await withControlServer(scenario: try BroadcastFanOutEndToEndTests.scenario()) { server, control in
+            let channel = BroadcastFanOutEndToEndTests.plain
+            _ = try await BroadcastFanOutEndToEndTests.subscribe(control, to: channel)
+            _ = try await BroadcastFanOutEndToEndTests.subscribe(control, to: channel)
+            let sent = try await BroadcastFanOutEndToEndTests.broadcast(
+                server, BroadcastFanOutEndToEndTests.update("2", timestamp: Int(Date().timeIntervalSince1970)),
+                to: channel)
+            let broadcast = try #require(sent.sequence)
+            _ = try await BroadcastFanOutEndToEndTests.fanOut(control, of: broadcast)
+            let records = server.journal.records()
+
+            let met = try Self.expectation(
+                "  - name: the score reached both phones\n    match: { device: { outcome: applied, count: 2 } }\n")
+            let item = met.check(records, deadline: nil)
+            #expect(item.passed, "\(item.details)")
+            #expect(item.records == [broadcast])
+            #expect(met.match.device?.text.contains("exactly 2 of its outcomes") == true)
+
+            for yaml in [
+                "    match: { device: { outcome: applied, count: 3 } }\n",
+                "    match: { device: { outcome: ignored, count: { min: 1 } } }\n",
+            ] {
+                let missed = try Self.expectation("  - name: missed\n" + yaml).check(records, deadline: nil)
+                #expect(!missed.passed, "\(yaml)")
+                #expect(missed.summary.contains("got 0"), "\(missed.summary)")
+            }
+            // Without count, any one applied activity is enough; the expectation's count counts broadcasts.
+            let any = try Self.expectation("  - match: { device: { outcome: applied } }\n    count: 1\n")
+            #expect(any.check(records, deadline: nil).passed)
+        }
+    }
+
+    @Test("reads count in device: and writes it back; refuses a bad one at its field")
+    func loads() throws {
+        let expectation = try Self.expectation("  - match: { device: { outcome: applied, count: { min: 2 } } }\n")
+        #expect(expectation.match.device?.count == 2...Int.max)
+        #expect(expectation.match.device?.scenarioJSON["count"] == ["min": 2])
+        do {
+            _ = try Self.expectation("  - match: { device: { outcome: applied, count: -1 } }\n")
+            Issue.record("loaded")
+        } catch {
+            #expect((error as? ScenarioError)?.field == "expect[0].match.device.count", "\(error)")
+        }
+    }
+}
+
 /// A scenario's `live-activity` device with `channel:`: where the loader refuses it.
 @Suite("Scenario devices subscribed to channels")
 struct ScenarioDeviceChannelTests {
