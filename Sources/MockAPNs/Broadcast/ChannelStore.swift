@@ -59,6 +59,15 @@ public final class ChannelStore: Sendable {
         var messagesSent = 0
         /// The most recent broadcast, kept on a policy-1 channel.
         var stored: StoredBroadcast?
+        /// The sequence number of `stored`'s record, once the journal gives it one.
+        var storedNumber: PushNumber?
+
+        /// `stored` with its record's sequence number, when it has one.
+        var numberedStored: StoredBroadcast? {
+            guard var stored else { return nil }
+            stored.sequence = storedNumber?.sequence
+            return stored
+        }
     }
 
     private let state = NIOLockedValueBox(State())
@@ -126,12 +135,16 @@ public final class ChannelStore: Sendable {
         }
     }
 
-    /// Counts an accepted broadcast to the channel `id`, and keeps it as the stored message of a policy-1 channel.
-    func noteBroadcast(_ message: StoredBroadcast, to id: String) {
+    /// Counts an accepted broadcast to the channel `id`, and keeps it as the stored message of a policy-1 channel;
+    /// `number` is its record's sequence number, once the journal gives it one.
+    func noteBroadcast(_ message: StoredBroadcast, to id: String, number: PushNumber? = nil) {
         state.withLockedValue { state in
             guard var entry = state.channels[id] else { return }
             entry.messagesSent += 1
-            if entry.channel.storagePolicy == .mostRecent { entry.stored = message }
+            if entry.channel.storagePolicy == .mostRecent {
+                entry.stored = message
+                entry.storedNumber = number
+            }
             state.channels[id] = entry
         }
     }

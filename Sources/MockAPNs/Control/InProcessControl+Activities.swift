@@ -45,13 +45,25 @@ extension InProcessControl {
             })
     }
 
-    /// Starts an activity as the app would; its token passes `tokenIssued` (the token upload).
+    /// Starts an activity as the app would; its token passes `tokenIssued` (the token upload). One subscribed to a
+    /// policy-1 channel gets the channel's stored message (`MockAPNsEngine.catchUp`).
     public func startActivity(_ start: ActivityStart) async throws -> ActivitySnapshot {
         let types = engine.activityConfig.withLockedValue { $0.types }
+        if let channel = start.channel {
+            let environment = engine.world.environment
+            guard engine.isChannel(channel, of: nil, in: environment) else {
+                throw MockAPNsControlError.badRequest(
+                    "channel '\(channel)' is not a live channel of this server's environment (\(environment.rawValue)):"
+                        + " create one on the channels port, or declare it in the scenario's channels:;"
+                        + " GET /v1/channels lists the live ones")
+            }
+        }
+        let now = engine.clock.now()
         let started = try Self.controlError(for: nil) { () throws(ActivityChangeRefusal) in
-            try engine.activities.startLocally(start, now: engine.clock.now(), types: types)
+            try engine.activities.startLocally(start, now: now, types: types)
         }
         engine.tokenIssued(started, event: .started)
+        if let channel = started.channel { engine.catchUp(activityID: started.id, channelID: channel, now: now) }
         return snapshot(started)
     }
 

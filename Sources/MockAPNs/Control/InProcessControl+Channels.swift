@@ -3,12 +3,12 @@ extension InProcessControl {
     /// Every live broadcast channel, oldest first, at the mock's clock.
     public func channels() async throws -> [ChannelSnapshot] {
         let now = engine.clock.now()
-        return engine.channels.all().map { ChannelSnapshot($0, now: now) }
+        return engine.channels.all().map { ChannelSnapshot($0, now: now, registry: engine.activities) }
     }
 
     /// The live broadcast channel `id`, or `nil`.
     public func channel(id: String) async throws -> ChannelSnapshot? {
-        engine.channels.entry(id).map { ChannelSnapshot($0, now: engine.clock.now()) }
+        engine.channels.entry(id).map { ChannelSnapshot($0, now: engine.clock.now(), registry: engine.activities) }
     }
 
     /// The 404 for a channel id no live channel has.

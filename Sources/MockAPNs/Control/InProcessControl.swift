@@ -112,7 +112,19 @@ public final class InProcessControl: MockAPNsControl {
                     + NameSuggestion.hint(for: name, among: declared)
                     + (declared.isEmpty ? "; it declares none" : "; declared: \(declared.joined(separator: ", "))"))
         }
-        engine.activities.startDeclared(devices, now: engine.clock.now())
+        let environment = engine.world.environment
+        for device in devices {
+            guard let channel = device.channel,
+                !engine.isChannel(channel, of: device.bundleID, in: device.environment ?? environment)
+            else { continue }
+            throw MockAPNsControlError.badRequest(
+                "channel '\(channel)' of device \(device.token) is not a live channel of its app and environment;"
+                    + " GET /v1/channels lists the live ones")
+        }
+        let now = engine.clock.now()
+        for activity in engine.activities.startDeclared(devices, now: now) {
+            if let channel = activity.channel { engine.catchUp(activityID: activity.id, channelID: channel, now: now) }
+        }
         engine.updateWorld { world in
             for device in devices { world.devices[device.token] = device }
         }

@@ -52,7 +52,8 @@ extension ActivityRegistry {
     /// declares and the attributes and content state must decode as its, as for a push-to-start `start`.
     ///
     /// No push started it, so its history starts empty and it has no push `timestamp` yet (any update's applies);
-    /// local starts do not count against the push-to-start budget.
+    /// local starts do not count against the push-to-start budget. A `channel` subscribes it (the caller checks
+    /// that the channel is live).
     public func startLocally(_ request: ActivityStart, now: Date, types: [String: ActivitySchema]) throws(
         ActivityChangeRefusal
     ) -> LiveActivity {
@@ -64,10 +65,11 @@ extension ActivityRegistry {
         if let problem = ActivitySize.problem(attributes: request.attributes, contentState: request.contentState) {
             throw .invalid(problem)
         }
-        return start(
-            LiveActivity(
-                id: "", attributesType: request.attributesType, attributes: request.attributes,
-                contentState: request.contentState, updateToken: "", pushToStartToken: request.pushToStartToken,
-                startedAt: now, timestamp: 0))
+        var activity = LiveActivity(
+            id: "", attributesType: request.attributesType, attributes: request.attributes,
+            contentState: request.contentState, updateToken: "", pushToStartToken: request.pushToStartToken,
+            startedAt: now, timestamp: 0)
+        activity.channel = request.channel
+        return start(activity)
     }
 }

@@ -26,9 +26,13 @@ extension ActivityRegistry {
 
     /// `receive`, and where the push went in its activity's history (`nil` when it reached no activity), for the
     /// sequence number the journal gives its record later (`number(_:)`).
+    ///
+    /// - Parameter isChannel: whether a `start`'s `input-push-channel` names a live channel of the push's app in its
+    ///   environment (the engine asks its `ChannelStore`); none is known when not given.
     func receiveLocated(
         _ payload: JSONValue, for target: ActivityTarget, priority: Int, sequence: UInt64?, now: Date,
-        types: [String: ActivitySchema], settings: LiveActivitySettings
+        types: [String: ActivitySchema], settings: LiveActivitySettings,
+        isChannel: (String) -> Bool = { _ in false }
     ) -> (outcome: DeviceOutcome, entry: ActivityHistoryEntry?)? {
         let aps = payload["aps"] ?? .null
         let event = aps["event"]?.stringValue
@@ -39,8 +43,21 @@ extension ActivityRegistry {
             switch push.admitStart(types: types, deviceType: deviceType) {
             case .refused(let refusal): return (refusal, nil)
             case .admitted(let warnings):
+                var channel: String?
+                if let named = push.aps["input-push-channel"] {
+                    // "input-push-channel: <id> subscribes it to a broadcast channel instead (unknown channel: it
+                    // does not start)" (live-activities.md §2). doc
+                    guard let id = named.stringValue, isChannel(id) else {
+                        let reason =
+                            "input-push-channel \(named.jsonText) is not a live channel of this app in this "
+                            + "environment: nothing starts"
+                        return (DeviceOutcome(.dropped, rule: .activityUnknownChannel, reason: reason), nil)
+                    }
+                    channel = id
+                }
                 let outcome = start(
-                    push, token: token, warnings: warnings, sequence: sequence, now: now, settings: settings)
+                    push, token: token, channel: channel, warnings: warnings, sequence: sequence, now: now,
+                    settings: settings)
                 // A started activity's history is its start.
                 return (outcome, outcome.activityID.map { ActivityHistoryEntry(activityID: $0, index: 0) })
             }
@@ -62,14 +79,17 @@ extension ActivityRegistry {
         }
     }
 
-    /// Starts an activity for a `start` that passed every check, unless the token's start budget is spent.
+    /// Starts an activity for a `start` that passed every check, unless the token's start budget is spent; one
+    /// with a `channel` (`input-push-channel`) is subscribed to it and gets no update token to upload.
     private func start(
-        _ push: ActivityPushFacts, token: String, warnings: [String], sequence: UInt64?, now: Date,
+        _ push: ActivityPushFacts, token: String, channel: String?, warnings: [String], sequence: UInt64?, now: Date,
         settings: LiveActivitySettings
     ) -> DeviceOutcome {
         var notes = [String]()
         let asked = push.aps["input-push-token"] == 1
-        if !asked {
+        if let channel {
+            notes.append("subscribed to channel \(channel) (input-push-channel): updates come by broadcast")
+        } else if !asked {
             notes.append(
                 settings.tokenWithoutInputPushToken
                     ? "start without input-push-token: 1; an update token was issued anyway"
@@ -84,6 +104,7 @@ extension ActivityRegistry {
             pushToStartToken: token, startedAt: now, timestamp: push.timestamp ?? 0, staleDate: push.staleDate,
             relevanceScore: push.aps["relevance-score"]?.doubleValue)
         activity.startedByPush = true
+        activity.channel = channel
         _ = activity.record(ActivityPush(at: now, sequence: sequence, event: "start", outcome: .started))
         let started: LiveActivity
         switch start(activity, budget: settings.startsPerWindow, window: settings.startWindow) {
@@ -94,7 +115,7 @@ extension ActivityRegistry {
                 reason: "push-to-start budget exceeded: \(count) starts within "
                     + "\(ActivityDateWarning.spanText(settings.startWindow)) (liveActivity.startsPerWindow)")
         }
-        let issued = asked || settings.tokenWithoutInputPushToken
+        let issued = channel == nil && (asked || settings.tokenWithoutInputPushToken)
         return DeviceOutcome(
             .started, rule: .activityStarted, activityID: started.id, updateToken: issued ? started.updateToken : nil,
             warnings: warnings, notes: notes)

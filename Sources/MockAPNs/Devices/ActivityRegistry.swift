@@ -20,10 +20,14 @@ public final class ActivityRegistry: Sendable {
         var tokens: [DeviceToken: String] = [:]
         /// Activity ids in start order (ties in relevance go to the first started).
         var order: [String] = []
+        /// Channel id → the ids of the activities subscribed to it, in start order: what a broadcast fans out to
+        /// without looking at every activity.
+        var subscribers: [String: [String]] = [:]
 
         /// Removes the activity `token` updates, with every token that points at it.
         mutating func removeActivity(updatedBy token: DeviceToken) {
             guard let id = tokens[token] else { return }
+            if let channel = activities[id]?.channel { subscribers[channel]?.removeAll { $0 == id } }
             activities[id] = nil
             tokens = tokens.filter { $0.value != id }
             order.removeAll { $0 == id }
@@ -94,6 +98,7 @@ public final class ActivityRegistry: Sendable {
             store.activities[started.id] = started
             store.tokens[token] = started.id
             store.order.append(started.id)
+            if let channel = started.channel { store.subscribers[channel, default: []].append(started.id) }
             return .started(started)
         }
         if case .started(let started) = result { notify(.started, started) }

@@ -9,27 +9,34 @@ public struct ActivityStart: Sendable, Hashable {
     public var contentState: JSONValue
     /// The push-to-start token of the phone, if the app passes it along with the new token (lower case).
     public var pushToStartToken: String?
+    /// The broadcast channel the app subscribes the activity to (`pushType: .channel(id)` in ActivityKit); it must
+    /// be a live channel of the server's environment.
+    public var channel: String?
 
     public init(
-        attributesType: String, attributes: JSONValue, contentState: JSONValue, pushToStartToken: String? = nil
+        attributesType: String, attributes: JSONValue, contentState: JSONValue, pushToStartToken: String? = nil,
+        channel: String? = nil
     ) {
+        self.channel = channel
         self.attributesType = attributesType
         self.attributes = attributes
         self.contentState = contentState
         self.pushToStartToken = pushToStartToken?.lowercased()
     }
 
-    /// `{"attributesType", "attributes", "contentState", "pushToStartToken"}` (the last only when given).
+    /// `{"attributesType", "attributes", "contentState", "pushToStartToken", "channel"}` (the last two only when
+    /// given).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("attributesType", .string(attributesType)), ("attributes", attributes), ("contentState", contentState),
         ]
         if let pushToStartToken { members.append(("pushToStartToken", .string(pushToStartToken))) }
+        if let channel { members.append(("channel", .string(channel))) }
         return .object(members)
     }
 
     /// The members a body may have.
-    static let memberNames = ["attributesType", "attributes", "contentState", "pushToStartToken"]
+    static let memberNames = ["attributesType", "attributes", "contentState", "pushToStartToken", "channel"]
 
     /// Reads a start from a request body; an `InputError` names the member that is missing, unknown or of the
     /// wrong type.
@@ -60,8 +67,17 @@ public struct ActivityStart: Sendable, Hashable {
             }
             token = valid.hex
         }
+        var channel: String?
+        if let value = json["channel"], value != .null {
+            guard let text = value.stringValue, BroadcastChannel.isWellFormedID(text) else {
+                throw InputError(
+                    "channel must be a channel id (base64, as APNs issues them, such as c2NvcmVzLTE=), got "
+                        + value.jsonText)
+            }
+            channel = text
+        }
         self.init(
             attributesType: typeName, attributes: json["attributes"] ?? .null,
-            contentState: json["contentState"] ?? .null, pushToStartToken: token)
+            contentState: json["contentState"] ?? .null, pushToStartToken: token, channel: channel)
     }
 }

@@ -242,6 +242,10 @@ extension DeviceRule {
     public static let activityUpdateBudget = DeviceRule("activity-update-budget", .seen, "live-activities.md §2")
     /// The push-to-start budget is spent.
     public static let activityStartBudget = DeviceRule("activity-start-budget", .seen, "live-activities.md §2")
+    /// A `start` whose `input-push-channel` is no live channel of the app in its environment: nothing starts.
+    public static let activityUnknownChannel = DeviceRule("activity-unknown-channel", .doc, "live-activities.md §2")
+    /// A broadcast with `event: start`: a channel only updates or ends activities.
+    public static let activityBroadcastStart = DeviceRule("activity-broadcast-start", .doc, "live-activities.md §2")
 
     /// Every rule, in the order above.
     public static let all: [DeviceRule] = [
@@ -265,6 +269,7 @@ extension DeviceRule {
         .fileproviderSignalled, .fileproviderNoDomain, .mdmCheckin,
         .activityStarted, .activityApplied, .activityEnded, .activityOlderTimestamp, .activityOldTimestamp,
         .activityAfterEnd, .activityNotDecodable, .activityStartNeedsAlert, .activityUnknownType, .activityTooLarge,
-        .activityFutureTimestamp, .activityUpdateBudget, .activityStartBudget,
+        .activityFutureTimestamp, .activityUpdateBudget, .activityStartBudget, .activityUnknownChannel,
+        .activityBroadcastStart,
     ]
 }

@@ -46,6 +46,9 @@ public struct LiveActivity: Sendable, Hashable {
     public var outcomeCounts: [DeviceOutcome.Kind: Int]
     /// Every upload of its update tokens to the provider's server (`tokenUpload:`), oldest first.
     public var tokenUploads: [TokenUpload] = []
+    /// The broadcast channel it is subscribed to (`input-push-channel`, a local start's `channel`, a declared
+    /// device's `channel`): every broadcast to the channel reaches it (live-activities.md §3); `nil`: none.
+    public var channel: String?
 
     public init(
         id: String, attributesType: String, attributes: JSONValue, contentState: JSONValue, updateToken: String,
@@ -126,12 +129,15 @@ public struct ActivityPush: Sendable, Hashable {
     public var reason: String?
     /// `apns-priority`, for the update budget (only applied priority-10 pushes count).
     public var priority: Int?
+    /// The channel it came through, when it was a broadcast (`sequence` is then the broadcast's record).
+    public var channel: String?
 
     public init(
         at: Date, sequence: UInt64?, event: String, outcome: DeviceOutcome.Kind, reason: String? = nil,
-        priority: Int? = nil
+        priority: Int? = nil, channel: String? = nil
     ) {
         self.at = at
+        self.channel = channel
         self.priority = priority
         self.sequence = sequence
         self.event = event

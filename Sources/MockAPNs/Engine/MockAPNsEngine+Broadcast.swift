@@ -59,15 +59,20 @@ extension MockAPNsEngine {
             request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
         let requestID = answerRequestID(request, &connection)
         var response: APNsResponse
+        var fanOut: BroadcastFanOut?
         if let rejection = decision.rejection {
             response = .error(rejection.reason, id: requestID)
         } else {
             response = .success(id: requestID, uniqueID: .generated(connection.ids.uuid(), uppercase: false))
             if let channel = decision.channel {
+                let job = BroadcastFanOut(
+                    channel: channel, payload: request.body, priority: decision.priority ?? 10,
+                    receivedAt: receivedAt)
                 let message = StoredBroadcast(
                     payload: String(decoding: request.body, as: UTF8.self), receivedAt: receivedAt,
                     expiration: decision.expiration ?? 0)
-                channels.noteBroadcast(message, to: channel.id)
+                channels.noteBroadcast(message, to: channel.id, number: job.number)
+                fanOut = job
             }
         }
         response.broadcast = .plain
@@ -88,7 +93,7 @@ extension MockAPNsEngine {
         members += Self.requestMembers(of: request)
         let payload = String(decoding: request.body.prefix(JournalRecord.keptPayloadLimit), as: UTF8.self)
         members.append(("payload", .string(payload)))
-        let record = JournalRecord(kind: .broadcast, receivedAt: receivedAt, members: members)
+        let record = JournalRecord(kind: .broadcast, receivedAt: receivedAt, members: members, fanOut: fanOut)
         return .answer(response, record: record.answered(on: connection.info, streamID: request.streamID), delay: nil)
     }
 

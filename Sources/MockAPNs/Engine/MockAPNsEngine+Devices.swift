@@ -56,9 +56,16 @@ extension MockAPNsEngine {
         guard let payload = try? JSONParser.parse(request.body) else { return nil }
         let priority = request.fields.priority.flatMap { Int($0) } ?? 10
         let config = activityConfig.withLockedValue { $0 }
+        // The app of `input-push-channel`'s channel: the topic's, without its push-type suffix.
+        let app = request.fields.topic.flatMap(APNsPushType.liveactivity.bundleID(fromTopic:))
         let located = activities.receiveLocated(
             payload, for: target, priority: priority, sequence: nil, now: now, types: config.types,
-            settings: config.settings)
+            settings: config.settings, isChannel: { self.isChannel($0, of: app, in: world.environment) })
+        if let outcome = located?.outcome, outcome.kind == .started, let id = outcome.activityID,
+            let channel = activities.activity(id: id)?.channel
+        {
+            catchUp(activityID: id, channelID: channel, now: now)
+        }
         if let outcome = located?.outcome, outcome.kind == .started, let issued = outcome.updateToken,
             let id = outcome.activityID, var activity = activities.activity(id: id)
         {

@@ -8,9 +8,13 @@ extension MockAPNsEngine {
     @discardableResult
     @inline(__always)
     func record(_ records: inout [JournalRecord]) -> UInt64 {
+        // Accepted broadcasts: each fans out once its record is numbered, after the append (issue 24).
+        var fanOuts: [BroadcastFanOut] = []
+        for record in records { if let fanOut = record.fanOut { fanOuts.append(fanOut) } }
         let (last, numbered) = journal.append(contentsOf: &records)
         // Live Activity pushes only: their history entries get their sequence numbers (one more lock).
         if !numbered.isEmpty { activities.number(numbered) }
+        for fanOut in fanOuts { start(fanOut) }
         return last
     }
 }

@@ -25,6 +25,9 @@ public final class MockAPNsEngine: Sendable {
     public let phones = PhoneRegistry()
     /// The broadcast channels (issue 24), kept out of the world like the activities.
     public let channels = ChannelStore()
+    /// Where accepted broadcasts fan out to the subscribed activities, one after another in the order they were
+    /// recorded, off the connections' event loops (`MockAPNsEngine+FanOut`).
+    let fanOutQueue = DispatchQueue(label: "mock-apns.broadcast-fan-out")
     /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
     public let tokenUploads: TokenUploader
     /// The recent connections: when they opened and closed, their ALPN and certificate, the control frames sent on

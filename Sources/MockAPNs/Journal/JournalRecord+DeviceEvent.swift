@@ -36,12 +36,17 @@ extension JournalRecord {
 }
 
 extension [JournalRecord] {
-    /// The records with each push joined with the outcomes of its `device-event` records among them
-    /// (`JournalRecord.laterOutcomes`); the same array when there are none.
+    /// The records with each push joined with the outcomes of its `device-event` records among them, and each
+    /// broadcast with its activities' outcomes from its `fan-out` records (`JournalRecord.laterOutcomes`); the same
+    /// array when there are none.
     func joiningDeviceEvents() -> [JournalRecord] {
         var later: [UInt64: [DeviceOutcome]] = [:]
         for record in self where record.kind == .deviceEvent {
             if let event = record.deviceEvent { later[event.push, default: []].append(event.outcome) }
+        }
+        // A broadcast's fan-outs: each activity's outcome (issue 24).
+        for record in self where record.kind == .fanOut {
+            if let fanOut = record.fanOutOutcomes { later[fanOut.broadcast, default: []] += fanOut.outcomes }
         }
         guard !later.isEmpty else { return self }
         return map { record in later[record.sequence].map(record.withLaterOutcomes) ?? record }

@@ -25,16 +25,21 @@ extension JournalRecord {
     var isDevicePush: Bool { otherKind == nil }
 
     /// A record of `kind` this server writes (a phone state change), received at `receivedAt`, with `members`
-    /// beside the common ones; the journal gives it its sequence number.
-    init(kind: Kind, receivedAt: Date, members: [(String, JSONValue)]) {
+    /// beside the common ones; the journal gives it its sequence number. A broadcast's record carries its `fanOut`,
+    /// which the engine starts once the record is numbered.
+    init(kind: Kind, receivedAt: Date, members: [(String, JSONValue)], fanOut: BroadcastFanOut? = nil) {
         self = Self.blank
         self.receivedAt = receivedAt
         sharedVerdict = Verdict.Shared(Verdict(outcome: .noAnswer, rule: "", explanation: ""))
         let common: [(String, JSONValue)] = [
             ("kind", .string(kind.name)), ("receivedAt", .string(Timestamp.text(receivedAt))),
         ]
-        otherKind = OtherKindPart(kind: kind, json: .object(common + members), numbered: true)
+        otherKind = OtherKindPart(kind: kind, json: .object(common + members), numbered: true, fanOut: fanOut)
     }
+
+    /// The fan-out of an accepted broadcast this server just decided, to start once the record is appended; `nil`
+    /// for every other record.
+    var fanOut: BroadcastFanOut? { otherKind?.fanOut }
 
     /// The members of a record of another kind but the common ones, on one line (`channel: "c1", op: "create"`);
     /// empty for a device push.
@@ -89,9 +94,18 @@ final class OtherKindPart: Sendable {
     let json: JSONValue
     /// Whether the server made the record: its `sequence` is the journal's, written first.
     let numbered: Bool
+    /// The fan-out of an accepted broadcast (the record of one this server decided).
+    let fanOut: BroadcastFanOut?
+    /// A broadcast's activities' outcomes, when the checker joined its `fan-out` records (`withLaterOutcomes`).
+    let later: [DeviceOutcome]
 
     /// The part of a record of `kind` read from `json` (or made, without its sequence, when `numbered`).
-    init(kind: JournalRecord.Kind, json: JSONValue, numbered: Bool = false) {
+    init(
+        kind: JournalRecord.Kind, json: JSONValue, numbered: Bool = false, fanOut: BroadcastFanOut? = nil,
+        later: [DeviceOutcome] = []
+    ) {
+        self.later = later
+        self.fanOut = fanOut
         self.kind = kind
         self.json = json
         self.numbered = numbered

@@ -59,13 +59,21 @@ public struct JournalRecord: Sendable {
         deviceBox = box
     }
 
-    /// The outcomes the push reached through its later `device-event` records, in order (`withLaterOutcomes`);
-    /// empty for a record the checker did not join with its events.
-    public var laterOutcomes: [DeviceOutcome] { deviceBox?.later ?? [] }
+    /// The outcomes the push reached through its later `device-event` records, in order, or a broadcast's
+    /// activities' outcomes from its `fan-out` records (`withLaterOutcomes`); empty for a record the checker did not
+    /// join with its events.
+    public var laterOutcomes: [DeviceOutcome] { deviceBox?.later ?? otherKind?.later ?? [] }
 
     /// The record with `later`, the outcomes of its `device-event` records, beside its device part (the
     /// expectation checker joins them so that `device:` sees what happened after the answer).
     func withLaterOutcomes(_ later: [DeviceOutcome]) -> JournalRecord {
+        if let part = otherKind {
+            // A broadcast: its activities' outcomes, from its fan-out records.
+            var copy = self
+            copy.otherKind = OtherKindPart(
+                kind: part.kind, json: part.json, numbered: part.numbered, fanOut: part.fanOut, later: later)
+            return copy
+        }
         guard let box = deviceBox else { return self }
         var copy = self
         copy.deviceBox = DeviceOutcomeBox(
@@ -78,6 +86,7 @@ public struct JournalRecord: Sendable {
     /// calls it as it numbers the record).
     func noteSequence(_ sequence: UInt64) {
         deviceBox?.number?.set(sequence)
+        otherKind?.fanOut?.number.set(sequence)
     }
 
     /// The later events of other pushes this push's arrival gave, to append right after it (empty for most).

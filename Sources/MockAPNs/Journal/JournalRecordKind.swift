@@ -26,6 +26,9 @@ extension JournalRecord {
         /// Something that happened later to an earlier push: delivered from storage, replaced, expired (issue 23;
     /// `JournalRecord(event:receivedAt:)`).
         public static let deviceEvent = Kind("device-event")
+        /// What an accepted broadcast did on the simulated phones once it reached every subscribed activity (issue
+        /// 24; `FanOutTally`): appended after the broadcast's record, which it points at (`broadcast`).
+        public static let fanOut = Kind("fan-out")
         /// A change of a simulated phone's state through the control API: which phone (and app), the fields
         /// before and after (issue 23).
         public static let phone = Kind("phone")

@@ -10,6 +10,7 @@
 /// device: { outcome: [dropped, ignored], reason: { regex: "content-state" } }
 /// device: { outcome: notLaunched, rule: background-force-quit }
 /// device: { outcome: shown, fired: [sound-not-bundled] }
+/// device: { outcome: applied, count: 3 }     # a broadcast: exactly 3 subscribed activities applied it
 /// ```
 public struct DeviceCondition: Sendable {
     /// The outcomes that pass (`outcome: applied` or `outcome: [applied, started]`); empty: any outcome (then a
@@ -26,6 +27,10 @@ public struct DeviceCondition: Sendable {
     /// `final: true`: only the push's latest outcome counts (its last event's, else its record's); otherwise the
     /// record's outcome or any later event's may pass (phone.md §5, "Events").
     public var final = false
+    /// `count: 3` (or `{ min: 1 }`): how many of the push's outcomes must pass, rather than any one. Made for a
+    /// broadcast, whose outcomes are those of every activity its fan-out reached (issue 24); a device push has its
+    /// record's outcome and its later events'.
+    public var count: ClosedRange<Int>?
 
     /// A condition passing the outcomes `outcomes` (any when empty), decided by one of `rules` (any when empty),
     /// having fired every one of `fired`, with `reason` and without warnings when asked.
@@ -44,6 +49,10 @@ public struct DeviceCondition: Sendable {
     /// or one of `later`, the outcomes of its later events in order (a delivery's: what the phone then did); under
     /// `final`, only the last of them.
     func passes(_ device: DeviceOutcome?, later: [DeviceOutcome]) -> Bool {
+        if let count {
+            let passing = (final ? [later.last ?? device] : [device] + later).count { passes($0) }
+            return count.contains(passing)
+        }
         if final { return passes(later.last ?? device) }
         return passes(device) || later.contains { passes($0) }
     }
@@ -69,6 +78,7 @@ public struct DeviceCondition: Sendable {
         if let reason { text += ", reason \(Self.reasonText(reason))" }
         if noWarnings { text += " with no warnings" }
         if final { text += " in the end" }
+        if let count { text += " for \(Self.countText(count)) of its outcomes" }
         return text
     }
 
@@ -85,6 +95,16 @@ public struct DeviceCondition: Sendable {
         }
         guard !device.warnings.isEmpty else { return text }
         return "\(text) with warnings: \(device.warnings.joined(separator: "; "))"
+    }
+
+    /// `exactly 3`, `at least 1`, `at most 2`, `1 to 3`.
+    private static func countText(_ count: ClosedRange<Int>) -> String {
+        switch (count.lowerBound, count.upperBound) {
+        case (let low, let high) where low == high: "exactly \(low)"
+        case (let low, Int.max): "at least \(low)"
+        case (0, let high): "at most \(high)"
+        case (let low, let high): "\(low) to \(high)"
+        }
     }
 
     /// Whether the condition asks which rule decided or fired.

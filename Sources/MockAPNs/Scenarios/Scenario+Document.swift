@@ -9,6 +9,7 @@ extension Device {
         members.append(("kind", .string(kind.rawValue)))
         if let attributesType { members.append(("attributesType", .string(attributesType))) }
         if let phone { members.append(("phone", .string(phone))) }
+        if let channel { members.append(("channel", .string(channel))) }
         if let unregisteredAt {
             members.append(("state", "unregistered"))
             members.append(("since", .string(Timestamp.text(unregisteredAt))))
@@ -116,6 +117,7 @@ extension DeviceCondition {
         }
         if noWarnings { members.append(("warnings", "none")) }
         if final { members.append(("final", .bool(true))) }
+        if let count { members.append(("count", ScenarioExpectation.countJSON(count))) }
         return .object(members)
     }
 }

@@ -3,7 +3,7 @@ import Yams
 
 extension ScenarioLoader.Reader {
     /// The fields of a `device:` condition.
-    static let deviceConditionFields = ["outcome", "rule", "fired", "reason", "warnings", "final"]
+    static let deviceConditionFields = ["outcome", "rule", "fired", "reason", "warnings", "final", "count"]
 
     /// The outcome names, for messages.
     static let deviceOutcomeNames = DeviceOutcome.Kind.allCases.map(\.rawValue)
@@ -11,7 +11,8 @@ extension ScenarioLoader.Reader {
     /// A `device:` mapping of an expectation's match: `outcome` (one kind or a list), `rule` (the rule that decided:
     /// one id or a list), `fired` (rules that must all have fired: one id or a list) — at least one of the three —,
     /// `reason` (a literal or a value operator, as other text fields), `warnings: none`, `final: true` (only the
-    /// push's latest outcome, after its later events).
+    /// push's latest outcome, after its later events), `count` (how many outcomes must pass: a broadcast's are its
+    /// fan-out's, one per activity; a number or `{ min, max }`).
     func deviceCondition(_ field: Field) throws(ScenarioError) -> DeviceCondition {
         guard case .mapping = field.node else {
             throw field.error(
@@ -40,6 +41,7 @@ extension ScenarioLoader.Reader {
             condition.noWarnings = true
         }
         if let final = fields["final"] { condition.final = try final.bool() }
+        if let count = fields["count"] { condition.count = try self.count(count) }
         return condition
     }
 

@@ -81,10 +81,15 @@ extension ScenarioLoader {
             if let liveActivity = fields["liveActivity"] {
                 scenario.liveActivity = try self.liveActivity(liveActivity)
             }
+            // Before the devices: a live-activity device's `channel:` names one of them.
+            if let channels = fields["channels"] {
+                scenario.channels = try self.channels(channels)
+            }
             if let devices = fields["devices"] {
                 scenario.world.devices = try self.devices(
                     devices, activityTypes: scenario.declaredActivityTypes.map(\.name),
-                    phones: Array(scenario.phones.keys))
+                    phones: Array(scenario.phones.keys), channels: scenario.channels,
+                    environment: scenario.world.environment)
             }
             if let rules = fields["rules"] {
                 scenario.rules = try self.rules(rules)
@@ -106,9 +111,6 @@ extension ScenarioLoader {
             }
             if let tokenUpload = fields["tokenUpload"] {
                 scenario.tokenUpload = try self.tokenUpload(tokenUpload)
-            }
-            if let channels = fields["channels"] {
-                scenario.channels = try self.channels(channels)
             }
             scenario.relativeFilePaths = filePaths.paths
             return scenario

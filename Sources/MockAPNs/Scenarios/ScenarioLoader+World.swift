@@ -111,14 +111,18 @@ extension ScenarioLoader.Reader {
     /// - Parameter activityTypes: the declared activity types a push-to-start device's `attributesType` may name;
     ///   `nil` takes any name (devices added at run time, whose scenario is not at hand).
     ///   - phones: the phones a device's `phone:` may name; `nil` takes any id (devices added at run time).
+    ///   - channels: the channels a live-activity device's `channel:` may name (`channels:`); `nil` takes any
+    ///     well-formed id (devices added at run time: the server checks them).
+    ///   - environment: the server's environment, for a device or channel that names none.
     func devices(
-        _ field: Field, activityTypes: [String]? = nil, phones: [String]? = nil
+        _ field: Field, activityTypes: [String]? = nil, phones: [String]? = nil,
+        channels: [ChannelDeclaration]? = nil, environment: APNsEnvironment = .sandbox
     ) throws(ScenarioError) -> [String: Device] {
         var devices = [String: Device]()
         var firstLine = [String: Int]()
         for element in try field.list() {
             let fields = try element.mapping(known: [
-                "token", "app", "environment", "kind", "state", "since", "attributesType", "phone",
+                "token", "app", "environment", "kind", "state", "since", "attributesType", "phone", "channel",
             ])
             let tokenField = try fields.required("token")
             let token = try deviceToken(tokenField)
@@ -146,6 +150,9 @@ extension ScenarioLoader.Reader {
             if let phone = fields["phone"] {
                 device.phone = try self.phone(phone, declared: phones)
             }
+            if let channel = fields["channel"] {
+                device.channel = try self.channel(channel, of: device, declared: channels, environment: environment)
+            }
             let state = try fields["state"]?.choice([
                 "active": "active", "unregistered": "unregistered", "expired": "expired",
             ])
@@ -164,6 +171,41 @@ extension ScenarioLoader.Reader {
             devices[token] = device
         }
         return devices
+    }
+
+    /// A device's `channel:`: the id of a channel the live-activity device's activity is subscribed to; with
+    /// `declared`, one of them, of the device's app (when it names one) and environment.
+    private func channel(
+        _ field: Field, of device: Device, declared: [ChannelDeclaration]?, environment: APNsEnvironment
+    ) throws(ScenarioError) -> String {
+        guard device.kind == .liveActivity, device.attributesType != nil else {
+            throw field.error(
+                "channel applies only to a live-activity device with an attributesType (its activity subscribes)")
+        }
+        let id = try field.string()
+        guard BroadcastChannel.isWellFormedID(id) else {
+            throw field.error(
+                "a channel id is base64, as APNs issues them (such as c2NvcmVzLTE=), got \(field.shortDescription)")
+        }
+        guard let declared else { return id }
+        guard let channel = declared.first(where: { $0.id == id }) else {
+            let ids = declared.map(\.id)
+            throw field.error(
+                "channel \(id) is not one of the channels: declares"
+                    + (ids.isEmpty ? " (it declares none)" : ": \(ids.joined(separator: ", "))")
+                    + NameSuggestion.hint(for: id, among: ids))
+        }
+        if let app = device.bundleID, app != channel.bundleID {
+            throw field.error("channel \(id) belongs to app \(channel.bundleID), not to this device's app \(app)")
+        }
+        let deviceEnvironment = device.environment ?? environment
+        let channelEnvironment = channel.environment ?? environment
+        guard deviceEnvironment == channelEnvironment else {
+            throw field.error(
+                "channel \(id) is a \(channelEnvironment.rawValue) channel; this device is a "
+                    + "\(deviceEnvironment.rawValue) one")
+        }
+        return id
     }
 
     /// A device's `phone:`: a phone id, one of `declared` when given.

@@ -75,11 +75,16 @@ public struct Device: Sendable, Hashable {
     public var attributesType: String?
     /// The phone the token is on (`phones:` in the scenario); `nil`: a phone of its own, named by the token.
     public var phone: String?
+    /// For a live-activity token with an `attributesType`: the broadcast channel its activity is subscribed to
+    /// (`channel:` in the scenario); `nil`: none.
+    public var channel: String?
 
     public init(
         token: String, bundleID: String? = nil, environment: APNsEnvironment? = nil, kind: Kind = .app,
-        unregisteredAt: Date? = nil, expiredAt: Date? = nil, attributesType: String? = nil, phone: String? = nil
+        unregisteredAt: Date? = nil, expiredAt: Date? = nil, attributesType: String? = nil, phone: String? = nil,
+        channel: String? = nil
     ) {
+        self.channel = channel
         self.token = token.lowercased()
         self.bundleID = bundleID
         self.environment = environment

@@ -158,8 +158,12 @@ struct BroadcastSendEndToEndTests {
             #expect(channels.count == clients + 1)
             #expect(Set(channels.map(\.channel.id)).count == clients + 1)
             #expect(channels.first { $0.channel.id == id }?.messagesSent == clients)
+            // Each accepted broadcast also gets its fan-out record, after its answer.
+            let fanOuts = await server.journal.waitForRecords(
+                matching: JournalQuery(search: try RecordSearch("kind:fan-out")), count: clients, timeout: .seconds(5))
+            #expect(fanOuts.satisfied && fanOuts.records.count == clients)
             let records = server.journal.records()
-            #expect(records.count == 1 + 2 * clients)
+            #expect(records.count == 1 + 3 * clients)
             #expect(records.filter { $0.kind == .broadcast }.count == clients)
         }
     }

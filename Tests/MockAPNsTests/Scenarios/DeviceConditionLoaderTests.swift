@@ -61,7 +61,7 @@ struct DeviceConditionLoaderTests {
             (
                 "expect:\n  - match: { device: applied }",
                 "test.yaml:2:22: expect[0].match.device: expected a mapping such as { outcome: applied }, got "
-                    + "'applied'; fields: outcome, rule, fired, reason, warnings, final"
+                    + "'applied'; fields: outcome, rule, fired, reason, warnings, final, count"
             ),
             (
                 "expect:\n  - match: { device: { reason: x } }",
@@ -82,7 +82,7 @@ struct DeviceConditionLoaderTests {
             (
                 "expect:\n  - match: { device: { outcome: dropped, reasn: x } }",
                 "test.yaml:2:42: expect[0].match.device.reasn: unknown field 'reasn' (did you mean 'reason'?); "
-                    + "known fields: outcome, rule, fired, reason, warnings, final"
+                    + "known fields: outcome, rule, fired, reason, warnings, final, count"
             ),
             (
                 "rules:\n  - match: { device: { outcome: applied } }\n    respond: { status: 200 }",
