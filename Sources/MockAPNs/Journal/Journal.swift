@@ -264,6 +264,9 @@ public final class Journal: Sendable {
     /// How many records are kept now.
     public var count: Int { state.withLockedValue { $0.records.count } }
 
+    /// The sequence number given last (0 before any), whether or not its record is still kept.
+    var lastSequence: UInt64 { state.withLockedValue { $0.nextSequence - 1 } }
+
     /// How many records were dropped to respect the capacity since the last clear.
     public var droppedCount: UInt64 { metrics.droppedRecords }
 
@@ -327,6 +330,9 @@ public final class Journal: Sendable {
             return state.nextObserverID
         }
     }
+
+    /// How many observers follow the journal now: each is called, on the pushes' path, for every record.
+    var observerCount: Int { state.withLockedValue { $0.observers.count } }
 
     /// Stops calling the observer `id`.
     public func removeObserver(_ id: UInt64) {
