@@ -52,6 +52,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     var streamLimit = StreamLimitAnnouncer(initial: 0)
     /// The control frames already added to the server's metrics.
     var reportedControlFrames = HTTP2ControlFrameCounts()
+    /// The client's control frames already handed to the connection history.
+    var reportedFramesReceived = HTTP2ClientFrameCounts()
 
     init(
         engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,
@@ -77,6 +79,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if state != .closed { metrics.connectionClosed() }
         reportControlFrames()
+        reportFramesReceived()
         engine.connectionHistory.closed(connection.info.id, at: engine.clock.now())
         state = .closed
         session = nil
