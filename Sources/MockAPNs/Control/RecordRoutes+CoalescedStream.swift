@@ -33,14 +33,15 @@ extension RecordRoutes {
                     + "got \(limit)")
         }
         let journal = self.journal
-        let start = query.since ?? journal.lastSequence
+        let start = query.since ?? journal.numbering.last
         return ControlEventStream(longRequests: longRequests).ticking(
             opening: "mock-apns records matching \(query.summary), at most one event every \(text)", event: "page",
             every: interval, after: start
         ) { after in
-            let newest = journal.lastSequence
+            let (newest, clearedThrough) = journal.numbering
             guard newest > after else { return (after, nil) }
-            let (matched, records) = journal.arrivals(matching: query, after: after, through: newest, limit: limit)
+            let (matched, records) = journal.arrivals(
+                matching: query, after: after, through: newest, clearedThrough: clearedThrough, limit: limit)
             guard matched > 0 else { return (newest, nil) }
             let event = JSONValue.object([
                 ("newest", .number(String(newest))), ("matched", .number(String(matched))),
