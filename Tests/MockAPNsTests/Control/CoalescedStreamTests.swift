@@ -83,8 +83,8 @@ struct CoalescedStreamTests {
     @Test("filters apply: only matching records are counted and sent, and the id still moves past the others")
     func filtersApply() async throws {
         try await withControlServer { server, control in
-            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&view=summary&q=status:4xx")
-            {
+            let path = "/v1/requests/stream?coalesce=50ms&view=summary&q=status:4xx"
+            let output = try await Self.stream(control, path) {
                 try await sendPush(server)
                 try await sendPush(server, to: "zz")
                 try await sendPush(server, to: "yy")

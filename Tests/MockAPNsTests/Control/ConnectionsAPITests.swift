@@ -95,7 +95,8 @@ struct ConnectionsAPITests {
             frames.append(RawTCP.frame(type: 0x8, payload: [0, 0, 0x10, 0]))  // WINDOW_UPDATE, connection
             frames.append(RawTCP.frame(type: 0x2, stream: 3, payload: [0, 0, 0, 0, 15]))  // PRIORITY: not counted
             frames.append(RawTCP.frame(type: 0x7, payload: [0, 0, 0, 0, 0, 0, 0, 0]))  // GOAWAY NO_ERROR
-            _ = try await offPool { try RawTCP.converse(port: port, writes: [preface, frames.takeBytes()]) }
+            let rest = frames.takeBytes()
+            _ = try await offPool { try RawTCP.converse(port: port, writes: [preface, rest]) }
             let deadline = ContinuousClock.now + .seconds(5)
             var connection: ConnectionSummary?
             repeat {
