@@ -6,6 +6,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from conftest import wait_for
+from test_control_journeys import click
 from test_journeys import one, open_list, row_seqs
 
 PAGE = 100
@@ -33,7 +34,7 @@ def test_a_burst_bigger_than_a_page_while_following_shows_the_newest_page_and_ol
         if older.get_attribute("disabled") is not None:
             break
         bottom = seen[-1]
-        older.click()
+        click(page, older)
         wait_for(page, lambda d: row_seqs(d)[:1] == [bottom - 1], 10, f"the page older than #{bottom} did not load")
         seen += row_seqs(page)
     assert seen == list(range(newest, first - 1, -1))
