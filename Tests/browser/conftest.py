@@ -141,6 +141,18 @@ class Mock(Server):
         assert str(record["response"]["status"] if record["response"] else "000") == result.stdout
         return record
 
+    def burst(self, count: int, token: str = TOKEN) -> int:
+        """Sends `count` pushes at once with h2load (4 connections, one stream at a time: a connection's first push
+        has one stream until its token is checked); answers the newest sequence."""
+        body = self.folder / "burst.json"
+        body.write_text(PAYLOAD)
+        args = ["h2load", "-c", "4", "-m", "1", "-n", str(count), "-d", str(body),
+                "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                "-H", f"authorization: bearer {self.jwt}", f"{self.apns_url}/3/device/{token}"]
+        result = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0 and f"{count} succeeded" in result.stdout, result.stdout + result.stderr
+        return self.newest_sequence()
+
     def newest_sequence(self):
         records = self.records("?limit=1")
         return records[-1]["sequence"] if records else None

@@ -1,7 +1,7 @@
 // Formatting, the event-stream parser, the list model and the verdict's field at fault.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bytes, count, duration, payloadLimit, shortToken,
+import { bytes, clientFramesText, count, duration, payloadLimit, shortToken,
     utf8Length } from "../../Sources/MockAPNs/Control/Inspector/Assets/format.js";
 import { EventStreamParser } from "../../Sources/MockAPNs/Control/Inspector/Assets/sse.js";
 import { LiveList } from "../../Sources/MockAPNs/Control/Inspector/Assets/livelist.js";
@@ -34,25 +34,64 @@ test("the event-stream parser joins chunks, skips comments and keeps the last id
     assert.equal(parser.lastEventId, "4");
 });
 
+/** A `page` event of the coalesced stream for the records numbered `from` to `to`, all matching. */
+function pageOf(from, to, limit = 3) {
+    const records = [];
+    for (let seq = Math.max(from, to - limit + 1); seq <= to; seq++) records.push({ sequence: seq });
+    return { newest: to, matched: to - from + 1, records };
+}
+
 test("the list holds one page, counts records while the reader is not following, and ignores repeats", () => {
     const list = new LiveList(3);
     list.load([{ sequence: 1 }, { sequence: 2 }]);
     assert.deepEqual(list.rows.map((r) => r.sequence), [2, 1]);
-    list.receive({ sequence: 3 });
-    list.receive({ sequence: 3 });
-    list.receive({ sequence: 4 });
-    assert.deepEqual(list.flush(true), { added: 2, dropped: 1 });
+    assert.equal(list.receivePage(pageOf(3, 3)), true);
+    assert.equal(list.receivePage(pageOf(3, 3)), false);
+    list.receivePage(pageOf(4, 4));
+    assert.deepEqual(list.flush(true), { added: 2, dropped: 1, replaced: false });
     assert.deepEqual(list.rows.map((r) => r.sequence), [4, 3, 2]);
-    list.receive({ sequence: 5 });
-    assert.deepEqual(list.flush(false), { added: 0, dropped: 0 });
+    list.receivePage(pageOf(5, 5));
+    assert.deepEqual(list.flush(false), { added: 0, dropped: 0, replaced: false });
     assert.equal(list.pending, 1);
     assert.deepEqual(list.rows.map((r) => r.sequence), [4, 3, 2]);
-    for (let seq = 6; seq < 1006; seq++) list.receive({ sequence: seq });
+    list.receivePage(pageOf(6, 1005));
     assert.equal(list.inbox.length, 3);
     assert.equal(list.flush(false).added, 0);
     assert.equal(list.pending, 1001);
     assert.equal(list.oldestRow, 2);
     assert.equal(list.newestSequence, 1005);
+});
+
+test("a burst bigger than a page replaces the rows with the newest page, consecutive, and counts every record", () => {
+    const list = new LiveList(3);
+    list.load([{ sequence: 1 }, { sequence: 2 }]);
+    list.receivePage(pageOf(3, 4));
+    list.receivePage(pageOf(5, 50));
+    assert.deepEqual(list.flush(true), { added: 3, dropped: 0, replaced: true });
+    assert.deepEqual(list.rows.map((r) => r.sequence), [50, 49, 48]);
+    assert.equal(list.pending, 0);
+    // Two events that together overflow the page, each without a gap: the newest page, nothing in between lost.
+    list.receivePage(pageOf(51, 52));
+    list.receivePage(pageOf(53, 54));
+    assert.deepEqual(list.flush(true), { added: 3, dropped: 0, replaced: true });
+    assert.deepEqual(list.rows.map((r) => r.sequence), [54, 53, 52]);
+});
+
+test("a page event overlapping rows already loaded counts only the records after them", () => {
+    const list = new LiveList(3);
+    list.load([{ sequence: 9 }, { sequence: 10 }]);
+    list.newestSeen = 10;
+    // The stream started before the list was loaded: it sends 8..12; 11 and 12 are new.
+    assert.equal(list.receivePage({ newest: 12, matched: 5, records: [{ sequence: 10 }, { sequence: 11 },
+        { sequence: 12 }] }), true);
+    assert.deepEqual(list.flush(false), { added: 0, dropped: 0, replaced: false });
+    assert.equal(list.pending, 2);
+    // A filtered stream: the newest sequence looked at moves on although fewer records matched.
+    assert.equal(list.receivePage({ newest: 20, matched: 1, records: [{ sequence: 17 }] }), true);
+    assert.deepEqual(list.flush(true), { added: 1, dropped: 0, replaced: false });
+    assert.deepEqual(list.rows.map((r) => r.sequence), [17, 10, 9]);
+    assert.equal(list.newestSequence, 20);
+    assert.equal(list.receivePage({ newest: "x", matched: 1, records: [] }), false);
 });
 
 test("a rejected push's rule points at the header, the token or the payload at fault", () => {
@@ -105,9 +144,16 @@ test("a journal that started over (a restarted server) makes the list take recor
     list.load([{ sequence: 40 }, { sequence: 41 }]);
     assert.equal(list.startedOver({ newest: 41 }), false);
     assert.equal(list.startedOver({ newest: 45 }), false);
-    assert.equal(list.receive({ sequence: 1 }), false);
+    assert.equal(list.receivePage(pageOf(1, 1)), false);
     assert.equal(list.startedOver({ newest: 2 }), true);
     assert.equal(list.newestSequence, null);
-    assert.equal(list.receive({ sequence: 1 }), true);
+    assert.equal(list.receivePage(pageOf(1, 1)), true);
     assert.equal(new LiveList(3).startedOver({ newest: null }), false);
+});
+
+test("a connection's client frames read as HTTP/2 names with counts, the unsent left out", () => {
+    assert.equal(clientFramesText({ settings: 1, settings_ack: 1, ping: 0, window_update: 2, rst_stream: 0,
+        goaway: 1, total: 5 }), "SETTINGS×1 SETTINGS ACK×1 WINDOW_UPDATE×2 GOAWAY×1");
+    assert.equal(clientFramesText({ settings: 0, total: 0 }), "-");
+    assert.equal(clientFramesText(null), "-");
 });

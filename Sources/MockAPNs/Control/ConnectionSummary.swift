@@ -34,12 +34,15 @@ public struct ConnectionSummary: Sendable, Hashable {
     public var events: [ConnectionEvent]
     /// Events left out for that bound.
     public var eventsDropped: Int
+    /// The control frames the client sent on it (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY), by type;
+    /// `nil` when the history does not know the connection.
+    public var framesReceived: HTTP2ClientFrameCounts?
 
     /// A summary from its parts.
     public init(
         id: UInt64, remoteAddress: String, firstAt: Date, lastAt: Date, open: Bool? = nil, closedAt: Date? = nil,
         alpn: String? = nil, auth: AuthSummary? = nil, pushes: Int = 0, byStatus: [String: Int] = [:],
-        events: [ConnectionEvent] = [], eventsDropped: Int = 0
+        events: [ConnectionEvent] = [], eventsDropped: Int = 0, framesReceived: HTTP2ClientFrameCounts? = nil
     ) {
         self.id = id
         self.remoteAddress = remoteAddress
@@ -53,6 +56,7 @@ public struct ConnectionSummary: Sendable, Hashable {
         self.byStatus = byStatus
         self.events = events
         self.eventsDropped = eventsDropped
+        self.framesReceived = framesReceived
     }
 
     /// The summaries of every connection the history keeps or a record in `records` names (a replay names none),
@@ -64,7 +68,8 @@ public struct ConnectionSummary: Sendable, Hashable {
             summaries[entry.id] = ConnectionSummary(
                 id: entry.id, remoteAddress: entry.remoteAddress, firstAt: entry.openedAt,
                 lastAt: max(entry.closedAt ?? lastEvent, lastEvent), open: entry.closedAt == nil,
-                closedAt: entry.closedAt, alpn: entry.alpn, events: entry.events, eventsDropped: entry.eventsDropped)
+                closedAt: entry.closedAt, alpn: entry.alpn, events: entry.events, eventsDropped: entry.eventsDropped,
+                framesReceived: entry.framesReceived)
         }
         for record in records where record.kind == .devicePush && record.connectionID != 0 {
             let latest = max(record.answeredAt ?? record.receivedAt, record.receivedAt)
@@ -86,8 +91,8 @@ public struct ConnectionSummary: Sendable, Hashable {
 
 extension ConnectionSummary: JSONMapped {
     /// A connection as `GET /v1/connections` writes it: `id`, `remoteAddress`, `firstAt`, `lastAt`, `open`,
-    /// `closedAt`, `alpn`, `auth`, `pushes`, `byStatus`, `events`, `eventsDropped`; read back `nil` without an
-    /// `id`, `firstAt` and `lastAt`.
+    /// `closedAt`, `alpn`, `auth`, `pushes`, `byStatus`, `events`, `eventsDropped`, `framesReceived`; read back `nil`
+    /// without an `id`, `firstAt` and `lastAt`.
     public static let jsonMapping = JSONMapping<ConnectionSummary, ConnectionSummary>(
         ConnectionSummary(id: 0, remoteAddress: "", firstAt: .distantPast, lastAt: .distantPast),
         [
@@ -103,5 +108,6 @@ extension ConnectionSummary: JSONMapped {
             .member("byStatus", \.byStatus, .counts),
             .member("events", \.events, .compactArray(.object)),
             .member("eventsDropped", \.eventsDropped, .integer),
+            .member("framesReceived", \.framesReceived, .optional(.clientFrameCounts)),
         ])
 }

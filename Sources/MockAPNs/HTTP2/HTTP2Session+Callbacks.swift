@@ -68,7 +68,8 @@ private func onDataChunk(
     return 0
 }
 
-/// `on_frame_recv_callback`: END_STREAM completes a request (`requestComplete`).
+/// `on_frame_recv_callback`: END_STREAM completes a request (`requestComplete`); a control frame is counted
+/// (`framesReceived`).
 ///
 /// A client RST_STREAM is not remembered in the stream history: the client may send nothing on a stream after its
 /// own reset (RFC 9113 §5.1, "closed"), so a frame after it is the connection error STREAM_CLOSED. Only a reset the
@@ -82,6 +83,9 @@ private func onFrameReceived(
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) {
         withOwner(userData, orElse: ()) { $0.requestComplete(streamID: frame.pointee.hd.stream_id) }
+    } else if type > UInt8(NGHTTP2_PRIORITY.rawValue) {
+        // DATA and HEADERS, two per push, stop at the comparison.
+        withOwner(userData, orElse: ()) { $0.framesReceived.count(type: type, flags: frame.pointee.hd.flags) }
     }
     return 0
 }

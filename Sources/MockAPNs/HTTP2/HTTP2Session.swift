@@ -47,6 +47,8 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     /// Control frames sent so far (counted as nghttp2 sends them).
     @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
+    /// Control frames the client sent so far (counted as nghttp2 reads them).
+    @exclusivity(unchecked) var framesReceived = HTTP2ClientFrameCounts()
     /// The GOAWAY, RST_STREAM and stream-limit SETTINGS frames sent since the owner last took them
     /// (`takeSentFrames`): at most `sentFrameLimit`, the rest counted in `sentFramesDropped`.
     @exclusivity(unchecked) var sentFrames: [SentFrame] = []

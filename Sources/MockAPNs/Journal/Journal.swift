@@ -102,6 +102,8 @@ public final class Journal: Sendable {
         var pendingEvents: [DeviceEvent] = []
         var nextObserverID: UInt64 = 0
         var clears: UInt64 = 0
+        /// The sequence number given last before the latest clear (0 before any clear).
+        var clearedThrough: UInt64 = 0
     }
 
     /// An observer and the id that removes it.
@@ -264,6 +266,13 @@ public final class Journal: Sendable {
     /// How many records are kept now.
     public var count: Int { state.withLockedValue { $0.records.count } }
 
+    /// The sequence number given last (0 before any), whether or not its record is still kept, and the last one a
+    /// clear forgot (0 before any clear): the records numbered after `clearedThrough` were kept, though the limits
+    /// may have dropped some since.
+    var numbering: (last: UInt64, clearedThrough: UInt64) {
+        state.withLockedValue { ($0.nextSequence - 1, $0.clearedThrough) }
+    }
+
     /// How many records were dropped to respect the capacity since the last clear.
     public var droppedCount: UInt64 { metrics.droppedRecords }
 
@@ -289,6 +298,7 @@ public final class Journal: Sendable {
             state.records.removeAll()
             state.bytes = 0
             state.clears += 1
+            state.clearedThrough = state.nextSequence - 1
             metrics.countingRequests { $0.clear() }
         }
     }
@@ -327,6 +337,9 @@ public final class Journal: Sendable {
             return state.nextObserverID
         }
     }
+
+    /// How many observers follow the journal now: each is called, on the pushes' path, for every record.
+    var observerCount: Int { state.withLockedValue { $0.observers.count } }
 
     /// Stops calling the observer `id`.
     public func removeObserver(_ id: UInt64) {

@@ -35,6 +35,7 @@ extension APNsConnectionHandler {
             }
         }
         if session.controlFrames.total != reportedControlFrames.total { reportControlFrames() }
+        if session.framesReceived.total != reportedFramesReceived.total { reportFramesReceived() }
         if plaintext.readableBytes > 0 {
             if let tls {
                 let ok = plaintext.withUnsafeReadableBytes { tls.writePlaintext($0) }
@@ -62,6 +63,13 @@ extension APNsConnectionHandler {
         guard !session.sentFrames.isEmpty || session.sentFramesDropped > 0 else { return }
         let (frames, dropped) = session.takeSentFrames()
         engine.connectionHistory.sent(frames, dropped: dropped, on: connection.info.id, at: engine.clock.now())
+    }
+
+    /// Hands the control frames the client sent to the connection's history (a lock, taken only when one came).
+    func reportFramesReceived() {
+        guard let session, session.framesReceived != reportedFramesReceived else { return }
+        reportedFramesReceived = session.framesReceived
+        engine.connectionHistory.received(session.framesReceived, on: connection.info.id)
     }
 
     /// Writes what TLS has encrypted (answers, alerts, session tickets, close_notify) to the socket.

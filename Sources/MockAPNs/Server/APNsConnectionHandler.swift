@@ -54,6 +54,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     var reportedControlFrames = HTTP2ControlFrameCounts()
     /// `BenchFloor.isOn`, read once per connection.
     let atFloor = BenchFloor.isOn
+    /// The client's control frames already handed to the connection history.
+    var reportedFramesReceived = HTTP2ClientFrameCounts()
 
     init(
         engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,
@@ -79,6 +81,7 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if state != .closed { metrics.connectionClosed() }
         reportControlFrames()
+        reportFramesReceived()
         engine.connectionHistory.closed(connection.info.id, at: engine.clock.now())
         state = .closed
         session = nil

@@ -35,6 +35,8 @@ public final class ConnectionHistory: Sendable {
         public var events: [ConnectionEvent] = []
         /// Events left out for `eventCapacity`.
         public var eventsDropped = 0
+        /// The control frames the client sent on it, by type.
+        public var framesReceived = HTTP2ClientFrameCounts()
     }
 
     private struct State {
@@ -81,7 +83,12 @@ public final class ConnectionHistory: Sendable {
         }
     }
 
-    /// Connection `id` closed at `at`.
+    /// The client sent control frames on connection `id`: `frames` are its counts so far.
+    func received(_ frames: HTTP2ClientFrameCounts, on id: UInt64) {
+        state.withLockedValue { state in state.entries[id]?.framesReceived = frames }
+    }
+
+    /// The connection `id` closed at `at` (its first close counts).
     func closed(_ id: UInt64, at: Date) {
         state.withLockedValue { state in
             if state.entries[id]?.closedAt == nil { state.entries[id]?.closedAt = at }

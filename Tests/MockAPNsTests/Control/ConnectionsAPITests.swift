@@ -47,6 +47,9 @@ struct ConnectionsAPITests {
                     "SETTINGS_MAX_CONCURRENT_STREAMS 1000 (was 1)",
                 ], "one stream until a valid token, then 1000")
             #expect(first["eventsDropped"] == 0)
+            // curl's preface SETTINGS and its acknowledgement of the server's, at least.
+            #expect((first["framesReceived"]?["settings"]?.unsignedValue ?? 0) >= 1, "\(first)")
+            #expect((first["framesReceived"]?["settings_ack"]?.unsignedValue ?? 0) >= 1, "\(first)")
             let firstAt = try #require(first["firstAt"]?.stringValue.flatMap(Timestamp.date(fromText:)))
             let lastAt = try #require(first["lastAt"]?.stringValue.flatMap(Timestamp.date(fromText:)))
             #expect(firstAt <= lastAt)
@@ -73,6 +76,43 @@ struct ConnectionsAPITests {
             let resets = connections[1]["events"]?.arrayValue?.filter { $0["kind"] == "reset" } ?? []
             #expect(resets.first?["detail"] == "RST_STREAM INTERNAL_ERROR on stream 1")
             #expect(connections[1]["byStatus"] == .object([("none", 1)]))
+        }
+    }
+
+    @Test("the control frames a client sent are counted by type on its connection")
+    func framesTheClientSent() async throws {
+        try await withTestServer(cleartext: true) { server in
+            let port = try #require(server.cleartextPort)
+            var frames = HTTP2ClientFrames()
+            let preface = frames.takeBytes()
+            let stream = frames.partialRequest(
+                path: "/3/device/\(Self.device)", headers: [("apns-topic", "com.example.app")], bodyPrefix: "{")
+            frames.reset(stream)
+            frames.append(RawTCP.frame(type: 0x4, flags: 0x1))  // SETTINGS ACK of the server's
+            for byte in [UInt8(1), 2] {
+                frames.append(RawTCP.frame(type: 0x6, payload: Array(repeating: byte, count: 8)))  // PING
+            }
+            frames.append(RawTCP.frame(type: 0x8, payload: [0, 0, 0x10, 0]))  // WINDOW_UPDATE, connection
+            frames.append(RawTCP.frame(type: 0x2, stream: 3, payload: [0, 0, 0, 0, 15]))  // PRIORITY: not counted
+            frames.append(RawTCP.frame(type: 0x7, payload: [0, 0, 0, 0, 0, 0, 0, 0]))  // GOAWAY NO_ERROR
+            let rest = frames.takeBytes()
+            _ = try await offPool { try RawTCP.converse(port: port, writes: [preface, rest]) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            var connection: ConnectionSummary?
+            repeat {
+                connection = try await server.connections().first
+                if connection?.open == false { break }
+                try await Task.sleep(for: .milliseconds(50))
+            } while ContinuousClock.now < deadline
+            let counts = try #require(connection?.framesReceived)
+            #expect(counts.settings == 1 && counts.settingsAcks == 1 && counts.pings == 2)
+            #expect(counts.windowUpdates == 1 && counts.rstStreams == 1 && counts.goaways == 1 && counts.total == 7)
+            #expect(
+                connection?.json["framesReceived"]
+                    == .object([
+                        ("settings", 1), ("settings_ack", 1), ("ping", 2), ("window_update", 1), ("rst_stream", 1),
+                        ("goaway", 1), ("total", 7),
+                    ]))
         }
     }
 

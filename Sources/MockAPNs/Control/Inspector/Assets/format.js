@@ -66,3 +66,15 @@ export function pretty(value) {
         return `(cannot show this value: ${error.message})`;
     }
 }
+
+/** The frame names of `framesReceived`, as HTTP/2 spells them. */
+const FRAME_NAMES = { settings: "SETTINGS", settings_ack: "SETTINGS ACK", ping: "PING",
+    window_update: "WINDOW_UPDATE", rst_stream: "RST_STREAM", goaway: "GOAWAY" };
+
+/** `SETTINGS×1 PING×2`: the client's control frames that it sent at least once; `-` for none or not known. */
+export function clientFramesText(frames) {
+    if (!frames) return "-";
+    const sent = Object.entries(FRAME_NAMES).filter(([key]) => Number(frames[key]) > 0)
+        .map(([key, name]) => `${name}×${frames[key]}`);
+    return sent.join(" ") || "-";
+}

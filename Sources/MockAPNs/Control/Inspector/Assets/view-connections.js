@@ -1,10 +1,11 @@
-// The Connections view (`/connections`): each APNs connection with its auth, ALPN, pushes and answers, and the
-// stream-limit changes, GOAWAYs and resets it saw (GET /v1/connections).
+// The Connections view (`/connections`): each APNs connection with its auth, ALPN, pushes and answers, the
+// stream-limit changes, GOAWAYs and resets the server sent on it, and the control frames the client sent
+// (GET /v1/connections).
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
-import { timeOfDay } from "./format.js";
+import { clientFramesText, timeOfDay } from "./format.js";
 
-const COLUMNS = ["Id", "From", "Open", "ALPN", "Auth", "Pushes", "Answers", "Events"];
+const COLUMNS = ["Id", "From", "Open", "ALPN", "Auth", "Pushes", "Answers", "Events", "Client frames"];
 
 function authText(auth) {
     if (!auth) return "-";
@@ -44,7 +45,8 @@ export class ConnectionsView {
             h("td", {}, (c.events ?? []).length ?
                 h("ul", {}, c.events.map((e) => h("li", {},
                     `${timeOfDay(e.at)} ${e.kind}${e.detail ? `: ${e.detail}` : ""}`))) :
-                "-")));
+                "-"),
+            h("td", { testid: "client-frames" }, clientFramesText(c.framesReceived))));
         replace(main, h("h1", {}, "Connections"),
             rows.length ?
             h("table", { class: "rows" },

@@ -21,6 +21,8 @@ const TOKENS_READ = 10;
 const PUSHES_PER_TOKEN = 100;
 /** The soonest a phone is drawn again after a record concerning it arrives, in milliseconds. */
 const REFRESH_DELAY = 1000;
+/** How often the server says what arrived (`coalesce=` of the record stream): the refresh waits a second anyway. */
+const STREAM_INTERVAL = "500ms";
 /** The states an app can be put in from the page (phone.md §2). */
 const APP_STATES = ["foreground", "background", "notRunning", "forceQuit"];
 
@@ -229,20 +231,26 @@ export class PhoneView {
             h("h1", {}, "Phone"), h("p", { class: "empty", testid: "not-found" }, error.message));
     }
 
-    /** Draws the phone again when a record about it arrives (its pushes, phone changes, device events). */
+    /**
+     * Draws the phone again when a record about it arrives (its pushes, phone changes, device events): the coalesced
+     * stream says a few times a second what arrived; more than its page counts as ours, since the page cannot tell.
+     */
     follow(since, phone) {
-        this.stream = follow("/v1/requests/stream?view=summary", {
+        this.stream = follow(`/v1/requests/stream?view=summary&coalesce=${STREAM_INTERVAL}&limit=100`, {
             lastEventId: since,
             onEvent: (event) => {
-                if (event.event !== "record") return;
-                let summary;
+                if (event.event !== "page") return;
+                let page;
                 try {
-                    summary = JSON.parse(event.data);
+                    page = JSON.parse(event.data);
                 } catch {
                     return;
                 }
+                const records = Array.isArray(page.records) ? page.records : [];
                 const tokens = this.phone?.tokens ?? phone.tokens ?? [];
-                const ours = summary.kind !== "push" || tokens.includes(String(summary.token ?? "").toLowerCase());
+                const isOurs = (summary) => summary.kind !== "push" ||
+                    tokens.includes(String(summary.token ?? "").toLowerCase());
+                const ours = Number(page.matched) > records.length || records.some(isOurs);
                 if (ours && this.timer == null) {
                     this.timer = setTimeout(() => {
                         this.timer = null;

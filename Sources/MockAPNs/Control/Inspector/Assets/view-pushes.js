@@ -1,6 +1,7 @@
-// The Pushes view (`/`): newest first, one row per record summary, filled live from the record stream. At most
-// one page of rows is in the DOM; new records are drawn at most four times a second, and only while the reader
-// follows at the top; otherwise a "N new" pill counts them and nothing moves under the reader.
+// The Pushes view (`/`): newest first, one row per record summary, filled live from the coalesced record stream
+// (a few events a second, whatever the push rate). At most one page of rows is in the DOM; new records are drawn at
+// most four times a second, and only while the reader follows at the top; otherwise a "N new" pill counts them and
+// nothing moves under the reader.
 import { api, follow, ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
 import { answerText, count, shortToken, timeOfDay } from "./format.js";
@@ -12,6 +13,8 @@ import { queryErrorPlace, routeURL } from "./route.js";
 export const PAGE_SIZE = 100;
 /** How often arrived records are drawn, in milliseconds. */
 const FLUSH_INTERVAL = 250;
+/** How often the server sends what arrived (`coalesce=` of the record stream). */
+const STREAM_INTERVAL = "250ms";
 
 /** The list's columns. */
 const COLUMNS = ["Seq", "Time", "Token", "Topic", "Type", "Pri", "APNs", "Phone", "Content"];
@@ -81,15 +84,12 @@ export class PushesView {
         } else if (this.query !== route.q || older == null) {
             this.newerStack = [];
         }
-        const queryChanged = this.query !== route.q;
         this.query = route.q;
         this.older = older;
         this.build();
         replace(main, this.root);
         window.scrollTo(0, 0);
-        const loaded = await this.load();
-        if (loaded && (queryChanged || !this.stream)) this.startStream();
-        if (!loaded) this.stopStream();
+        await this.reload();
         if (this.context.cameFrom != null) this.select(this.context.cameFrom, { focus: true });
     }
 
@@ -144,6 +144,18 @@ export class PushesView {
         }
     }
 
+    /**
+     * Loads the page the URL names and follows what arrives after it: the stream starts again from the page's
+     * newest record, so that its counts are of records the page has not shown. Answers false when the query is
+     * refused (nothing is followed then).
+     */
+    async reload() {
+        this.stopStream();
+        const loaded = await this.load();
+        if (loaded) this.startStream();
+        return loaded;
+    }
+
     /** Loads the page the URL names; answers false when the query is refused. */
     async load() {
         const params = new URLSearchParams({ view: "summary", limit: String(PAGE_SIZE) });
@@ -164,9 +176,7 @@ export class PushesView {
         }
         this.journal = answer.journal ?? null;
         this.list.load(answer.records ?? []);
-        if (this.journal?.newest != null) {
-            this.list.newestSeen = Math.max(this.list.newestSeen, Number(this.journal.newest));
-        }
+        if (this.journal?.newest != null) this.list.newestSeen = Number(this.journal.newest);
         this.draw();
         return true;
     }
@@ -200,18 +210,21 @@ export class PushesView {
             this.context.setBadge("file", `read-only, from ${this.context.info.file ?? "a journal file"}`);
             return;
         }
-        const params = new URLSearchParams({ view: "summary" });
+        const params = new URLSearchParams({ view: "summary", coalesce: STREAM_INTERVAL, limit: String(PAGE_SIZE) });
         if (this.query) params.set("q", this.query);
         this.stream = follow(`/v1/requests/stream?${params}`, {
             lastEventId: this.list.newestSequence ?? 0,
             onEvent: (event) => {
-                if (event.event !== "record") return;
+                if (event.event !== "page") return;
+                let page;
                 try {
-                    this.list.receive(JSON.parse(event.data));
+                    page = JSON.parse(event.data);
                 } catch {
                     this.context.showError(
-                        "The record stream sent an event that is not JSON; the list may miss it.");
+                        "The record stream sent an event that is not JSON; the list may miss records.");
+                    return;
                 }
+                if (this.list.receivePage(page) && page.journal) this.journal = page.journal;
             },
             onState: (state, detail) => {
                 const wasDown = this.streamState === "reconnecting" ||
@@ -243,8 +256,7 @@ export class PushesView {
         try {
             const answer = await api("/v1/requests?view=summary&limit=1");
             if (!this.list.startedOver(answer.journal)) return;
-            await this.load();
-            if (this.older == null) this.startStream();
+            await this.reload();
             this.context.toast("The server's journal started over (a restart): the list shows it as it is now.");
         } catch (error) {
             this.context.showError(error.message);
@@ -267,12 +279,16 @@ export class PushesView {
     }
 
     flush() {
-        const { added, dropped } = this.list.flush(this.isFollowing());
-        if (added) {
+        const { added, dropped, replaced } = this.list.flush(this.isFollowing());
+        if (replaced) {
+            // More arrived than a page: the rows become the newest page (the ones in between are Older →).
+            replace(this.tbody, this.list.rows.map((summary) => this.row(summary)));
+        } else if (added) {
             const first = this.tbody.firstChild;
             for (let i = 0; i < added; i++) this.tbody.insertBefore(this.row(this.list.rows[i]), first);
             for (let i = 0; i < dropped; i++) this.tbody.lastChild?.remove();
-            if (this.journal) this.journal.held = (this.journal.held ?? 0) + added;
+        }
+        if (added) {
             this.drawInfo();
             this.empty.hidden = this.list.rows.length > 0;
         }
@@ -339,7 +355,7 @@ export class PushesView {
         const url = routeURL({ view: "pushes", q: this.query });
         if (this.older != null) this.context.navigate(url);
         else {
-            this.load().then(() => this.context.toast("Showing the newest pushes."),
+            this.reload().then(() => this.context.toast("Showing the newest pushes."),
                 (error) => this.context.showError(error.message));
         }
     }
