@@ -36,13 +36,13 @@ public struct ConnectionSummary: Sendable, Hashable {
     public var eventsDropped: Int
     /// The control frames the client sent on it (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY), by type;
     /// `nil` when the history does not know the connection.
-    public var framesReceived: HTTP2ClientFrameCounts?
+    public var framesReceived: HTTP2FrameCounts?
 
     /// A summary from its parts.
     public init(
         id: UInt64, remoteAddress: String, firstAt: Date, lastAt: Date, open: Bool? = nil, closedAt: Date? = nil,
         alpn: String? = nil, auth: AuthSummary? = nil, pushes: Int = 0, byStatus: [String: Int] = [:],
-        events: [ConnectionEvent] = [], eventsDropped: Int = 0, framesReceived: HTTP2ClientFrameCounts? = nil
+        events: [ConnectionEvent] = [], eventsDropped: Int = 0, framesReceived: HTTP2FrameCounts? = nil
     ) {
         self.id = id
         self.remoteAddress = remoteAddress
@@ -108,6 +108,6 @@ extension ConnectionSummary: JSONMapped {
             .member("byStatus", \.byStatus, .counts),
             .member("events", \.events, .compactArray(.object)),
             .member("eventsDropped", \.eventsDropped, .integer),
-            .member("framesReceived", \.framesReceived, .optional(.clientFrameCounts)),
+            .member("framesReceived", \.framesReceived, .optional(.frameCounts(.received))),
         ])
 }

@@ -137,7 +137,11 @@ struct ActivityPushFacts {
         }
         if priority == 10, let limit = settings.priority10UpdatesPerHour {
             let since = now.addingTimeInterval(-3600)
-            let spent = activity.history.filter { $0.priority == 10 && $0.outcome == .applied && $0.at > since }.count
+            // Counted in place: a broadcast runs this for every subscriber, and a filtered copy would be an
+            // allocation per subscriber per broadcast.
+            let spent = activity.history.reduce(0) { spent, entry in
+                spent + (entry.priority == 10 && entry.outcome == .applied && entry.at > since ? 1 : 0)
+            }
             if spent >= limit {
                 return DeviceOutcome(
                     .throttled, rule: .activityUpdateBudget,

@@ -16,7 +16,7 @@ extension ActivitySnapshot: JSONMapped {
             .member("updateToken", \.activity.updateToken, .string, required: true),
             .member("pushToStartToken", \.activity.pushToStartToken, .optional(.string)),
             .member("startedByPush", \.activity.startedByPush, .bool),
-            .member("channel", \.activity.channel, .optional(.string)),
+            .member("channel", \.activity.channel, .omittedWhenNil(.string)),
             .member("startedAt", \.activity.startedAt, .timestamp, required: true),
             .custom("updatedAt", write: { .string(Timestamp.text($0.activity.updatedAt)) }) { draft, json in
                 // Missing, it is the start: nothing has changed the activity since.
@@ -74,7 +74,7 @@ extension ActivitySnapshot: JSONMapped {
 
 extension ActivityPush: JSONMapped {
     /// `{"at", "sequence", "event", "outcome", "reason", "priority", "channel"}`, in this order (`null` when unset;
-    /// `channel` names the channel of a broadcast); read back `nil` when `at`, `event` or `outcome` is missing or
+    /// `channel`, the channel of a broadcast, only when it came by one); read back `nil` when `at`, `event` or `outcome` is missing or
     /// malformed.
     public static let jsonMapping = JSONMapping<ActivityPush, ActivityPush>(
         ActivityPush(at: .distantPast, sequence: nil, event: "", outcome: .applied),
@@ -85,7 +85,7 @@ extension ActivityPush: JSONMapped {
             .member("outcome", \.outcome, .rawValue, required: true),
             .member("reason", \.reason, .optional(.string)),
             .member("priority", \.priority, .optional(.integer)),
-            .member("channel", \.channel, .optional(.string)),
+            .member("channel", \.channel, .omittedWhenNil(.string)),
         ])
 }
 

@@ -108,19 +108,11 @@ extension HTTP2Session {
 
     /// A frame went out: control frames are counted; a GOAWAY's last-stream-id bounds what is processed.
     func frameSent(type: UInt8, flags: UInt8, streamID: Int32, goawayLastStreamID last: Int32) {
-        let ack = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+        controlFrames.count(type: type, flags: flags)
         switch UInt32(type) {
-        case NGHTTP2_SETTINGS.rawValue:
-            if ack { controlFrames.settingsAcks += 1 } else { controlFrames.settings += 1 }
-        case NGHTTP2_PING.rawValue:
-            if ack { controlFrames.pingAcks += 1 }
-        case NGHTTP2_WINDOW_UPDATE.rawValue:
-            controlFrames.windowUpdates += 1
         case NGHTTP2_RST_STREAM.rawValue:
-            controlFrames.rstStreams += 1
             history.reset(streamID)
         case NGHTTP2_GOAWAY.rawValue:
-            controlFrames.goaways += 1
             goawayLastStreamID = min(goawayLastStreamID, last)
         default:
             break

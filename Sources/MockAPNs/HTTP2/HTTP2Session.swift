@@ -46,9 +46,9 @@ final class HTTP2Session {
     /// Requests whose END_STREAM has arrived, in arrival order; the owner drains it after `receive`.
     @exclusivity(unchecked) var completedRequests: [APNsRequest] = []
     /// Control frames sent so far (counted as nghttp2 sends them).
-    @exclusivity(unchecked) var controlFrames = HTTP2ControlFrameCounts()
+    @exclusivity(unchecked) var controlFrames = HTTP2FrameCounts(.sent)
     /// Control frames the client sent so far (counted as nghttp2 reads them).
-    @exclusivity(unchecked) var framesReceived = HTTP2ClientFrameCounts()
+    @exclusivity(unchecked) var framesReceived = HTTP2FrameCounts(.received)
     /// The GOAWAY, RST_STREAM and stream-limit SETTINGS frames sent since the owner last took them
     /// (`takeSentFrames`): at most `sentFrameLimit`, the rest counted in `sentFramesDropped`.
     @exclusivity(unchecked) var sentFrames: [SentFrame] = []

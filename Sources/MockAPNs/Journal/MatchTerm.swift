@@ -128,7 +128,10 @@ public struct MatchTerm: Sendable, Hashable {
         case .activity: return record.device?.activityID.map { $0.uppercased().hasPrefix(value) } ?? false
         case .event: return record.apsEvent == value
         case .kind: return record.kind.name == value
-        case .channel: return record.otherKindMember("channel")?.stringValue == value
+        case .channel:
+            // A fan-out names its broadcast's channel too, but it is found by `kind:fan-out`, not counted as one.
+            guard record.kind == .broadcast || record.kind == .channel else { return false }
+            return record.otherKindMember("channel")?.stringValue == value
         case .operation: return record.otherKindMember("operation")?.stringValue == value
         case .text: return record.payloadText.range(of: value, options: .caseInsensitive) != nil
         case .after: return time.map { record.receivedAt >= $0.date(now: Date()) } ?? false

@@ -27,7 +27,7 @@ public struct MockAPNsStats: Sendable, Hashable {
     /// Connections accepted since start.
     public var totalConnections: Int
     /// HTTP/2 control frames the APNs connections sent since start, by type.
-    public var controlFramesSent = HTTP2ControlFrameCounts()
+    public var controlFramesSent = HTTP2FrameCounts(.sent)
     /// TLS handshakes that failed since start (a client that does not trust the CA, a scanner, an old client).
     public var failedHandshakes = 0
     /// The newest of them, if any.
@@ -72,7 +72,7 @@ extension MockAPNsStats: JSONMapped {
             .member("byTopic", \.byTopic, .counts),
             .member("byConnection", \.byConnection, .counts),
             .member("connections", \.connections, .counts),
-            .member("controlFramesSent", \.controlFramesSent, .frameCounts),
+            .member("controlFramesSent", \.controlFramesSent, .frameCounts(.sent)),
             .member("failedHandshakes", \.failedHandshakes, .integer),
             .member("lastFailedHandshake", \.lastFailedHandshake, .optional(.object)),
         ])
@@ -101,24 +101,6 @@ extension JSONForm where T == [String: Int] {
                 Dictionary(
                     (json.objectMembers ?? []).map { ($0.0, JSONForm<Int>.integer(from: $0.1) ?? 0) },
                     uniquingKeysWith: { _, last in last })
-            })
-    }
-}
-
-extension JSONForm where T == HTTP2ControlFrameCounts {
-    /// The counts by type, as `/metrics` spells them (`settings_ack`), then their `total` (written, not read).
-    static var frameCounts: JSONForm {
-        JSONForm(
-            write: { counts in
-                .object(
-                    counts.byName.map { ($0.name, .number(String($0.count))) }
-                        + [("total", .number(String(counts.total)))])
-            },
-            read: { json in
-                func count(_ name: String) -> Int { json[name].flatMap(JSONForm<Int>.integer(from:)) ?? 0 }
-                return HTTP2ControlFrameCounts(
-                    settings: count("settings"), settingsAcks: count("settings_ack"), pingAcks: count("ping_ack"),
-                    windowUpdates: count("window_update"), rstStreams: count("rst_stream"), goaways: count("goaway"))
             })
     }
 }

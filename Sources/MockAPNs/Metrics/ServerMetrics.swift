@@ -19,7 +19,7 @@ public final class ServerMetrics: Sendable {
         /// The newest of them.
         var lastFailedHandshake: FailedHandshake?
         /// Control frames the APNs connections sent since start, by type.
-        var controlFrames = HTTP2ControlFrameCounts()
+        var controlFrames = HTTP2FrameCounts(.sent)
     }
 
     private let connections = NIOLockedValueBox(ConnectionCounts())
@@ -53,14 +53,14 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Adds control frames a connection sent.
-    func controlFramesSent(_ sent: HTTP2ControlFrameCounts) {
+    func controlFramesSent(_ sent: HTTP2FrameCounts) {
         connections.withLockedValue { $0.controlFrames.add(sent) }
     }
 
     /// The connections' counts now, read together.
     var connectionCounts: ConnectionCounts { connections.withLockedValue { $0 } }
     /// Control frames the APNs connections sent since start, by type (all connections together).
-    public var controlFramesSent: HTTP2ControlFrameCounts { connections.withLockedValue { $0.controlFrames } }
+    public var controlFramesSent: HTTP2FrameCounts { connections.withLockedValue { $0.controlFrames } }
     /// Connections open now.
     public var openConnections: Int { connections.withLockedValue { $0.open } }
     /// Connections accepted since start.

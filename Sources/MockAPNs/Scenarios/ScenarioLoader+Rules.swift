@@ -209,12 +209,17 @@ extension ScenarioLoader.Reader {
                 "a rule answers device pushes; channel and operation are for an expect: entry's match (broadcasts "
                     + "and channel operations)")
         }
-        for key in ["token", "topic", "pushType", "headers", "payload", "device"] {
+        for key in ["token", "topic", "pushType", "headers", "payload"] {
             if let extra = fields[key] {
                 throw extra.error(
                     "\(key) is a device push's; a match with channel or operation matches broadcasts and channel "
                         + "operations, which have none")
             }
+        }
+        // A broadcast's `device:` is what its fan-out gave the subscribed activities; a channel operation has none.
+        if let device = fields["device"], operation != nil {
+            throw device.error(
+                "a channel operation reaches no phone: device: goes with channel: alone (a broadcast's fan-out)")
         }
         func term(_ field: Field, _ termField: MatchTerm.Field) throws(ScenarioError) -> MatchTerm {
             let text = try field.string()

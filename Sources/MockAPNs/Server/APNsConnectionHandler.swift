@@ -51,11 +51,11 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     /// When the stream limit may next be announced (`streamLimitAnnounceInterval`), and the value held till then.
     var streamLimit = StreamLimitAnnouncer(initial: 0)
     /// The control frames already added to the server's metrics.
-    var reportedControlFrames = HTTP2ControlFrameCounts()
+    var reportedControlFrames = HTTP2FrameCounts(.sent)
     /// `BenchFloor.isOn`, read once per connection.
     let atFloor = BenchFloor.isOn
     /// The client's control frames already handed to the connection history.
-    var reportedFramesReceived = HTTP2ClientFrameCounts()
+    var reportedFramesReceived = HTTP2FrameCounts(.received)
 
     init(
         engine: MockAPNsEngine, tls: TLSConnection?, info: ConnectionInfo, logger: Logger, metrics: ServerMetrics,

@@ -36,7 +36,7 @@ public final class ConnectionHistory: Sendable {
         /// Events left out for `eventCapacity`.
         public var eventsDropped = 0
         /// The control frames the client sent on it, by type.
-        public var framesReceived = HTTP2ClientFrameCounts()
+        public var framesReceived = HTTP2FrameCounts(.received)
     }
 
     private struct State {
@@ -84,7 +84,7 @@ public final class ConnectionHistory: Sendable {
     }
 
     /// The client sent control frames on connection `id`: `frames` are its counts so far.
-    func received(_ frames: HTTP2ClientFrameCounts, on id: UInt64) {
+    func received(_ frames: HTTP2FrameCounts, on id: UInt64) {
         state.withLockedValue { state in state.entries[id]?.framesReceived = frames }
     }
 

@@ -379,6 +379,17 @@ struct BroadcastFanOutExpectationTests {
             // Without count, any one applied activity is enough; the expectation's count counts broadcasts.
             let any = try Self.expectation("  - match: { device: { outcome: applied } }\n    count: 1\n")
             #expect(any.check(records, deadline: nil).passed)
+
+            // Through `verify`, as `mock-apns run` checks: an expectation sees the broadcasts when it names their
+            // channel, and only then (one that names none checks device pushes, as before channels).
+            let named = try ScenarioLoader.parse(
+                yaml: "expect:\n  - match: { channel: \(channel), device: { outcome: applied, count: 2 } }\n",
+                sourcePath: "t.yaml", baseDirectory: "/")
+            #expect(named.verify(records, startedAt: .distantPast).passed)
+            let unnamed = try ScenarioLoader.parse(
+                yaml: "expect:\n  - match: { device: { outcome: applied, count: 2 } }\n", sourcePath: "t.yaml",
+                baseDirectory: "/")
+            #expect(!unnamed.verify(records, startedAt: .distantPast).passed)
         }
     }
 

@@ -51,6 +51,11 @@ struct ChannelExpectationTests {
                     + "operation matches broadcasts and channel operations, which have none"
             ),
             (
+                "expect:\n  - match: { operation: create, device: { outcome: applied } }",
+                "test.yaml:2:41: expect[0].match.device: a channel operation reaches no phone: device: goes with "
+                    + "channel: alone (a broadcast's fan-out)"
+            ),
+            (
                 "rules:\n  - match: { channel: dGVzdA== }\n    respond: { status: 200 }",
                 "test.yaml:2:23: rules[0].match.channel: a rule answers device pushes; channel and operation are "
                     + "for an expect: entry's match (broadcasts and channel operations)"

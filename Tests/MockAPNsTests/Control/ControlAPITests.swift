@@ -306,7 +306,7 @@ struct ControlAPITests {
             // Two connections: each sent its preface SETTINGS, a SETTINGS ACK and the connection window's update.
             let frames = MockAPNsStats(json: try #require(stats)).controlFramesSent
             #expect(frames.settings >= 2 && frames.settingsAcks >= 2 && frames.windowUpdates == 2)
-            #expect(frames.pingAcks == 0 && frames.goaways == 0)
+            #expect(frames.pings == 0 && frames.goaways == 0)
             #expect(stats?["controlFramesSent"]?["total"] == JSONValue.number(String(frames.total)))
             let settingsLine = "mock_apns_http2_control_frames_sent_total{type=\"settings\"} \(frames.settings)\n"
             #expect(answer.text.contains(settingsLine), "\(answer.text)")

@@ -64,7 +64,7 @@ struct StreamLimitTests {
             let settings = server.metrics.controlFramesSent.settings
             let bound = 2 + Int(elapsed.components.seconds) + 1
             #expect(settings <= bound, "\(settings) SETTINGS in \(elapsed), bound \(bound)")
-            #expect(server.metrics.controlFramesSent.pingAcks == 0)
+            #expect(server.metrics.controlFramesSent.pings == 0)
             // The connection window's one WINDOW_UPDATE at the start; none per push.
             #expect(server.metrics.controlFramesSent.windowUpdates <= 2)
         }

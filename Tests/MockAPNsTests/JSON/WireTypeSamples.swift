@@ -59,7 +59,8 @@ enum WireTypeSamples {
     }
 
     static let push = ActivityPush(
-        at: at, sequence: 9, event: "update", outcome: .applied, reason: "newer timestamp", priority: 10)
+        at: at, sequence: 9, event: "update", outcome: .applied, reason: "newer timestamp", priority: 10,
+        channel: "c2NvcmVzLTE=")
     static let barePush = ActivityPush(at: at, sequence: nil, event: "start", outcome: .started)
 
     static var upload: TokenUpload {
@@ -85,6 +86,7 @@ enum WireTypeSamples {
         activity.endedAt = later
         activity.dismissedAt = later
         activity.startedByPush = true
+        activity.channel = "c2NvcmVzLTE="
         activity.historyDropped = 2
         activity.tokenUploads = [upload]
         return ActivitySnapshot(activity: activity, state: .ended, endsAt: later, dismissesAt: later)
@@ -121,8 +123,8 @@ enum WireTypeSamples {
             records: 7, total: 12, dropped: 1, accepted: 5, rejected: 2, byStatus: ["200": 5, "400": 2],
             byReason: ["BadDeviceToken": 2], byPushType: ["alert": 6, "none": 1], byTopic: ["com.example.app": 7],
             byConnection: ["1": 4, "2": 3], openConnections: 1, totalConnections: 2)
-        stats.controlFramesSent = HTTP2ControlFrameCounts(
-            settings: 2, settingsAcks: 2, pingAcks: 1, windowUpdates: 9, rstStreams: 1, goaways: 1)
+        stats.controlFramesSent = HTTP2FrameCounts(
+            .sent, settings: 2, settingsAcks: 2, pings: 1, windowUpdates: 9, rstStreams: 1, goaways: 1)
         stats.failedHandshakes = 3
         stats.lastFailedHandshake = FailedHandshake(
             at: at, kind: "untrusted", message: "TLS handshake failed: the client does not trust the server certificate")

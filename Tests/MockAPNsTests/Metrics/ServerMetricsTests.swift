@@ -55,8 +55,8 @@ struct ServerMetricsTests {
         metrics.connectionClosed()
         metrics.handshakeFailed(HandshakeFailure(TLSError("tlsv1 alert unknown ca")))
         metrics.controlFramesSent(
-            HTTP2ControlFrameCounts(
-                settings: 2, settingsAcks: 1, pingAcks: 0, windowUpdates: 0, rstStreams: 0, goaways: 0))
+            HTTP2FrameCounts(
+                .sent, settings: 2, settingsAcks: 1, pings: 0, windowUpdates: 0, rstStreams: 0, goaways: 0))
         let stats = metrics.stats(of: journal)
         #expect(stats.openConnections == 1 && stats.totalConnections == 2)
         #expect(stats.controlFramesSent.settings == 2 && stats.controlFramesSent.settingsAcks == 1)

@@ -132,7 +132,8 @@ final class ServeProcess: @unchecked Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
-    /// The journal's lines, once two reads 300 ms apart agree (the file is appended off the event loop).
+    /// The journal's requests, once two reads 300 ms apart agree (the file is appended off the event loop); the
+    /// records the server writes of itself (no remote address) are left out.
     func records(from firstLine: Int = 0) throws -> [Record] {
         guard let journalPath else { throw Failure(description: "this serve process keeps no journal file") }
         var previous = -1
@@ -143,9 +144,11 @@ final class ServeProcess: @unchecked Sendable {
             previous = text.utf8.count
             Thread.sleep(forTimeInterval: 0.3)
         }
-        return try text.split(separator: "\n").dropFirst(firstLine).map { line in
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let address = object["remoteAddress"] as? String, let stream = object["stream"] as? Int,
+        return try text.split(separator: "\n").dropFirst(firstLine).compactMap { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            // A record the server wrote of itself (a broadcast's fan-out, a phone's later event) came on no stream.
+            if let object, object["remoteAddress"] == nil, object["kind"] is String { return nil }
+            guard let object, let address = object["remoteAddress"] as? String, let stream = object["stream"] as? Int,
                 let port = address.split(separator: ":").last.flatMap({ Int($0) })
             else { throw Failure(description: "unreadable journal line: \(line.prefix(200))") }
             let status = (object["response"] as? [String: Any])?["status"] as? Int
