@@ -28,7 +28,11 @@ struct CoalescedStreamTests {
         }
     }
 
-    /// Streams `path` with curl for `seconds`, running `meanwhile` once the stream is open; answers its text.
+    /// Streams `path` with curl for `seconds`, running `meanwhile` about when the stream opens; answers its text.
+    ///
+    /// Under a loaded machine curl may connect after `meanwhile` started, or `meanwhile` may outlast a short window:
+    /// the tests that count what `meanwhile` adds stream from `since=0` and for several seconds, so neither loses
+    /// an event.
     static func stream(
         _ control: MockAPNsControlAPI, _ path: String, seconds: Int = 2, headers: [String] = [],
         meanwhile: () async throws -> Void
@@ -53,7 +57,9 @@ struct CoalescedStreamTests {
         try await withControlServer { server, control in
             let journal = server.journal
             let start = ContinuousClock.now
-            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=100ms&limit=50", seconds: 3) {
+            let output = try await Self.stream(
+                control, "/v1/requests/stream?coalesce=100ms&limit=50&since=0", seconds: 10
+            ) {
                 for burst in 0..<10 {
                     try await offPool { for n in 1...200 { journal.append(Self.phoneRecord(burst * 200 + n)) } }
                     try await Task.sleep(for: .milliseconds(60))
@@ -83,8 +89,8 @@ struct CoalescedStreamTests {
     @Test("filters apply: only matching records are counted and sent, and the id still moves past the others")
     func filtersApply() async throws {
         try await withControlServer { server, control in
-            let path = "/v1/requests/stream?coalesce=50ms&view=summary&q=status:4xx"
-            let output = try await Self.stream(control, path) {
+            let path = "/v1/requests/stream?coalesce=50ms&view=summary&q=status:4xx&since=0"
+            let output = try await Self.stream(control, path, seconds: 6) {
                 try await sendPush(server)
                 try await sendPush(server, to: "zz")
                 try await sendPush(server, to: "yy")
@@ -115,7 +121,7 @@ struct CoalescedStreamTests {
             #expect(fresh.hasPrefix(": mock-apns records matching"))
             // Records a clear forgot are not counted as arrived, even from since=0.
             #expect(try await ControlCurl.call("DELETE", control, "/v1/requests").status == 200)
-            let cleared = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0", seconds: 1) {
+            let cleared = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0", seconds: 4) {
                 server.journal.append(Self.phoneRecord(31))
             }
             let afterClear = try Self.pages(cleared)
@@ -127,7 +133,7 @@ struct CoalescedStreamTests {
     func noObserver() async throws {
         try await withControlServer { server, control in
             let journal = server.journal
-            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms", seconds: 1) {
+            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0", seconds: 4) {
                 #expect(journal.observerCount == 0)
                 try await sendPush(server)
             }
