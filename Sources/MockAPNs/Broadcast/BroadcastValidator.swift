@@ -4,8 +4,8 @@ import Foundation
 /// Activity update to every activity subscribed to a channel.
 ///
 /// Check order (Apple documents none; the device API's, §10): certificate environment, path, method, request id,
-/// provider authentication, app and topic, push type, channel, priority, expiration, payload. The first failure
-/// decides.
+/// provider authentication, app and topic, push type, channel, priority, expiration, payload, the channel's hourly
+/// budget (a setting: Apple publishes none). The first failure decides.
 struct BroadcastValidator {
     /// The connection's rules over the world: authentication, the world's apps and settings.
     let validator: APNsValidator
@@ -45,12 +45,26 @@ struct BroadcastValidator {
             decision.priority = try checkPriority(request)
             decision.expiration = try checkExpiration(request, channel: channel)
             try checkPayload(request)
+            try takeFromBudget(of: channel, now: now)
         } catch {
             decision.rejection = error
         }
         decision.auth = context.auth
         decision.notes.insert(contentsOf: context.notes, at: 0)
         return decision
+    }
+
+    /// A channel's broadcasts in an hour, under `broadcastsPerHourPolicy0`/`1` (open: Apple gives policy 0 "a
+    /// higher publishing budget" and no number); last, so that only a broadcast otherwise accepted is counted.
+    private func takeFromBudget(of channel: BroadcastChannel, now: Date) throws(Rejection) {
+        let policy = channel.storagePolicy
+        guard let limit = validator.world.fidelity.broadcastsPerHour(policy),
+            let taken = store.takeBroadcast(channel.id, limit: limit, now: now)
+        else { return }
+        throw Rejection(
+            .tooManyRequests, rule: "channel.budget",
+            "channel \(channel.id) already took \(taken) broadcasts this hour "
+                + "(broadcastsPerHourPolicy\(policy.rawValue): \(limit); Apple publishes no number)")
     }
 
     /// "Any other path: 404 BadPath; a method other than POST: 405 MethodNotAllowed" (§3; doc). The bundle id.

@@ -81,7 +81,8 @@ extension ChannelSnapshot: JSONMapped {
 }
 
 extension StoredBroadcast: JSONMapped {
-    /// `{"payload", "receivedAt", "expiration", "sequence", "keptUntil"}` (`sequence`: the broadcast's record, `null`
+    /// `{"payload", "receivedAt", "expiration", "priority", "sequence", "keptUntil"}` (`sequence`: the broadcast's
+    /// record, `null`
     /// until it has one); `keptUntil` is written, not read.
     public static let jsonMapping = JSONMapping<StoredBroadcast, StoredBroadcast>(
         StoredBroadcast(payload: "", receivedAt: .distantPast, expiration: 0),
@@ -89,6 +90,7 @@ extension StoredBroadcast: JSONMapped {
             .member("payload", \.payload, .string, required: true),
             .member("receivedAt", \.receivedAt, .timestamp),
             .member("expiration", \.expiration, .integer),
+            .member("priority", \.priority, .integer),
             .member("sequence", \.sequence, .optional(.integer)),
             .written("keptUntil") { .string(Timestamp.text($0.keptUntil)) },
         ])

@@ -61,6 +61,8 @@ public final class ChannelStore: Sendable {
         var stored: StoredBroadcast?
         /// The sequence number of `stored`'s record, once the journal gives it one.
         var storedNumber: PushNumber?
+        /// When the hour of the broadcast budget began (its first broadcast), and how many it has taken since.
+        var budgetHour: (start: Date, taken: Int)?
 
         /// `stored` with its record's sequence number, when it has one.
         var numberedStored: StoredBroadcast? {
@@ -132,6 +134,22 @@ public final class ChannelStore: Sendable {
             state.channels.values.filter { $0.channel.bundleID == bundleID && $0.channel.environment == environment }
                 .sorted { ($0.channel.createdAt, $0.channel.id) < ($1.channel.createdAt, $1.channel.id) }
                 .map(\.channel.id)
+        }
+    }
+
+    /// Takes one broadcast to the channel `id` from its budget of `limit` an hour, at `now`: `nil` when taken,
+    /// else how many the hour already took (the broadcast is then refused, and not counted). The hour begins with
+    /// its first broadcast; a clock set back before it begins a new one.
+    func takeBroadcast(_ id: String, limit: Int, now: Date) -> Int? {
+        state.withLockedValue { state in
+            guard var entry = state.channels[id] else { return nil }
+            var hour = entry.budgetHour ?? (now, 0)
+            if now < hour.start || now >= hour.start.addingTimeInterval(3600) { hour = (now, 0) }
+            guard hour.taken < limit else { return hour.taken }
+            hour.taken += 1
+            entry.budgetHour = hour
+            state.channels[id] = entry
+            return nil
         }
     }
 

@@ -9,14 +9,18 @@ public struct StoredBroadcast: Sendable, Hashable {
     public var receivedAt: Date
     /// `apns-expiration`: seconds since 1970; 0 keeps it no longer than its delivery.
     public var expiration: Int64
+    /// `apns-priority` as sent (10 when absent): a later subscriber judges the message at it, as the broadcast's
+    /// own subscribers did (only priority 10 counts against an activity's update budget).
+    public var priority: Int
     /// The sequence number of the broadcast's record; `nil` until the journal gives it one.
     public var sequence: UInt64?
     /// How long a channel keeps its most recent message at most. doc
     public static let maxAge: Duration = .seconds(8 * 3600)
 
     /// A stored message from its parts.
-    public init(payload: String, receivedAt: Date, expiration: Int64, sequence: UInt64? = nil) {
+    public init(payload: String, receivedAt: Date, expiration: Int64, priority: Int = 10, sequence: UInt64? = nil) {
         self.sequence = sequence
+        self.priority = priority
         self.payload = payload
         self.receivedAt = receivedAt
         self.expiration = expiration

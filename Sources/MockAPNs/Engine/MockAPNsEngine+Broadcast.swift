@@ -70,7 +70,7 @@ extension MockAPNsEngine {
                     receivedAt: receivedAt)
                 let message = StoredBroadcast(
                     payload: String(decoding: request.body, as: UTF8.self), receivedAt: receivedAt,
-                    expiration: decision.expiration ?? 0)
+                    expiration: decision.expiration ?? 0, priority: decision.priority ?? 10)
                 channels.noteBroadcast(message, to: channel.id, number: job.number)
                 fanOut = job
             }

@@ -41,8 +41,8 @@ extension MockAPNsEngine {
             else { return }
             let config = self.activityConfig.withLockedValue { $0 }
             let results = self.activities.receiveBroadcast(
-                payload, channelID: channelID, only: activityID, priority: 10, sequence: sequence, now: now,
-                types: config.types, settings: config.settings)
+                payload, channelID: channelID, only: activityID, priority: stored.priority, sequence: sequence,
+                now: now, types: config.types, settings: config.settings)
             guard !results.isEmpty else { return }
             var tally = FanOutTally(broadcast: sequence, channel: entry.channel, at: now, stored: true)
             tally.count(results)

@@ -210,6 +210,8 @@ extension FidelitySettings {
             ("sandboxUniqueID", .bool(sandboxUniqueID)),
             ("undocumentedChannelForms", acceptUndocumentedChannelForms ? "accept" : "reject"),
             ("maxChannelsPerApp", .number(String(maxChannelsPerApp))),
+            ("broadcastsPerHourPolicy0", broadcastsPerHourPolicy0.map { .number(String($0)) } ?? "unlimited"),
+            ("broadcastsPerHourPolicy1", broadcastsPerHourPolicy1.map { .number(String($0)) } ?? "unlimited"),
         ])
     }
 }

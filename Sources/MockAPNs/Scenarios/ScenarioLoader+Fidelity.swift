@@ -10,6 +10,7 @@ extension ScenarioLoader.Reader {
         "invalidJSONPayload", "acceptStringIssuedAt", "maxFutureIssuedAt", "providerTokenLifetime",
         "providerTokenMinimumInterval", "badEnvironmentKeyReason", "acceptUppercaseDeviceTokens", "missingPushType",
         "certificateEnvironmentMismatch", "sandboxUniqueID", "undocumentedChannelForms", "maxChannelsPerApp",
+        "broadcastsPerHourPolicy0", "broadcastsPerHourPolicy1",
     ]
 
     /// The `fidelity` section: switches for open facts and the real service's HTTP/2 behaviour.
@@ -86,7 +87,22 @@ extension ScenarioLoader.Reader {
         if let value = fields["maxChannelsPerApp"] {
             settings.maxChannelsPerApp = try value.integer(in: FidelitySettings.maxChannelsPerAppRange)
         }
+        if let value = fields["broadcastsPerHourPolicy0"] {
+            settings.broadcastsPerHourPolicy0 = try broadcastBudget(value)
+        }
+        if let value = fields["broadcastsPerHourPolicy1"] {
+            settings.broadcastsPerHourPolicy1 = try broadcastBudget(value)
+        }
         return settings
+    }
+
+    /// `unlimited` (`nil`), or a number of broadcasts within `FidelitySettings.broadcastsPerHourRange`.
+    private func broadcastBudget(_ field: Field) throws(ScenarioError) -> Int? {
+        if case .scalar(let scalar) = field.node, scalar.string == "unlimited" { return nil }
+        guard field.tagName == .int, !field.isQuoted else {
+            throw field.error("expected a number of broadcasts an hour or unlimited; got \(field.shortDescription)")
+        }
+        return try field.integer(in: FidelitySettings.broadcastsPerHourRange)
     }
 
     /// A reason APNs uses, by its wire name.

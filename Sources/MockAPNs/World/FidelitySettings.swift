@@ -53,6 +53,22 @@ public struct FidelitySettings: Sendable, Hashable {
     public var maxChannelsPerApp = 10_000
     /// The range `maxChannelsPerApp` may be set in.
     public static let maxChannelsPerAppRange = 1...ChannelStore.maxChannels
+    /// How many broadcasts one channel of storage policy 0 (no message stored) takes in an hour; `nil`: no limit.
+    /// Apple gives policy 0 "a higher publishing budget" than policy 1 and publishes neither number (open): one more
+    /// within the hour is 429 TooManyRequests.
+    public var broadcastsPerHourPolicy0: Int?
+    /// The same for a channel of storage policy 1 (the most recent message stored).
+    public var broadcastsPerHourPolicy1: Int?
+    /// The range either budget may be set in.
+    public static let broadcastsPerHourRange = 1...1_000_000
+
+    /// The hourly broadcast budget of a channel of `policy`; `nil`: no limit.
+    func broadcastsPerHour(_ policy: BroadcastChannel.StoragePolicy) -> Int? {
+        switch policy {
+        case .noStorage: broadcastsPerHourPolicy0
+        case .mostRecent: broadcastsPerHourPolicy1
+        }
+    }
 
     /// What happens to a connection whose client certificate is for the other environment.
     public enum CertificateEnvironmentMismatch: String, Sendable, Hashable, CaseIterable {

@@ -49,10 +49,12 @@ struct BroadcastFanOutEndToEndTests {
     /// Broadcasts `body` to `channel` of `app` with curl over HTTP/2: the status, and the broadcast record's
     /// sequence number.
     static func broadcast(
-        _ server: MockAPNsServer, _ body: String, to channel: String, app: String = app, expiration: String = "0"
+        _ server: MockAPNsServer, _ body: String, to channel: String, app: String = app, expiration: String = "0",
+        priority: String = "10"
     ) async throws -> (status: Int, sequence: UInt64?) {
         let port = server.port
-        let headers = BroadcastSendEndToEndTests.headers(channel: channel, ["apns-expiration": expiration])
+        let headers = BroadcastSendEndToEndTests.headers(
+            channel: channel, ["apns-expiration": expiration, "apns-priority": priority])
         let response = try await offPool {
             try Curl.request(port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
         }
@@ -227,7 +229,7 @@ struct BroadcastFanOutEndToEndTests {
             let now = Int(Date().timeIntervalSince1970)
             let expiration = String(now + 3600)
             let kept = try await Self.broadcast(
-                server, Self.update("5", timestamp: now), to: Self.stored, expiration: expiration)
+                server, Self.update("5", timestamp: now), to: Self.stored, expiration: expiration, priority: "5")
             let keptSequence = try #require(kept.sequence)
             #expect(try await Self.fanOut(control, of: keptSequence)["subscribers"] == 0)
             let plain = try await Self.broadcast(server, Self.update("5", timestamp: now), to: Self.plain)
@@ -241,8 +243,11 @@ struct BroadcastFanOutEndToEndTests {
             let activity = try await Self.activity(control, late)
             #expect(activity["contentState"] == ["status": "5"])
             #expect(activity["history"]?.arrayValue?.last?["sequence"] == .number(String(keptSequence)))
+            // Judged at the broadcast's own priority (5: outside the priority-10 update budget).
+            #expect(activity["history"]?.arrayValue?.last?["priority"] == 5)
             let channel = try await ControlCurl.call("GET", control, "/v1/channels/\(Self.stored)")
             #expect(channel.json?["storedMessage"]?["sequence"] == .number(String(keptSequence)))
+            #expect(channel.json?["storedMessage"]?["priority"] == 5)
 
             let none = try await Self.subscribe(control, to: Self.plain)
             try await Task.sleep(for: .milliseconds(300))

@@ -54,6 +54,53 @@ struct BroadcastSendEndToEndTests {
         }
     }
 
+    @Test("a channel's hourly budget (a setting per policy): one more is 429 TooManyRequests, uncounted; next hour 200")
+    func hourlyBudget() async throws {
+        var scenario = Scenario.embeddedDefault(port: 0)
+        scenario.world.fidelity.broadcastsPerHourPolicy0 = 2
+        try await withTestServer(scenario: scenario) { server in
+            let plain = try Self.channel(server, policy: 0)
+            let stored = try Self.channel(server, policy: 1)
+            func send(_ id: String) throws -> Curl.Response {
+                try Curl.request(
+                    port: server.port, path: Self.path, headers: Self.headers(channel: id), body: Self.update)
+            }
+            #expect(try send(plain).status == 200)
+            #expect(try send(plain).status == 200)
+            let over = try send(plain)
+            #expect(over.status == 429)
+            #expect(ChannelManagementEndToEndTests.reason(over) == "TooManyRequests")
+            #expect(try send(plain).status == 429)
+            // Policy 1 has its own budget (unlimited here), and refused broadcasts are not counted or sent.
+            for _ in 0..<3 { #expect(try send(stored).status == 200) }
+            #expect(server.engine.channels.all().first { $0.channel.id == plain }?.messagesSent == 2)
+            let record = try #require(
+                server.journal.records().last { $0.kind == .broadcast && $0.rawJSON?["status"] == 429 })
+            #expect(record.rawJSON?["rule"] == "channel.budget")
+            // The hour moves with the mock's clock.
+            try await server.control.advanceClock(by: .seconds(3601))
+            #expect(try send(plain).status == 200)
+        }
+    }
+
+    @Test("the hourly broadcast budgets read a number or unlimited, and refuse anything else at its field")
+    func hourlyBudgetLoader() throws {
+        func load(_ value: String) throws -> FidelitySettings {
+            try ScenarioLoader.parse(
+                yaml: "fidelity:\n  broadcastsPerHourPolicy1: \(value)\n", sourcePath: "t.yaml", baseDirectory: "/"
+            ).world.fidelity
+        }
+        #expect(try load("5").broadcastsPerHourPolicy1 == 5)
+        #expect(try load("unlimited").broadcastsPerHourPolicy1 == nil)
+        for bad in ["0", "-1", "1000001", "lots", "\"5\""] {
+            #expect(throws: ScenarioError.self, "\(bad)") { try load(bad) }
+        }
+        var fidelity = FidelitySettings()
+        fidelity.broadcastsPerHourPolicy0 = 7
+        #expect(fidelity.scenarioJSON["broadcastsPerHourPolicy0"] == 7)
+        #expect(fidelity.scenarioJSON["broadcastsPerHourPolicy1"] == "unlimited")
+    }
+
     @Test("a policy-1 channel takes a non-zero apns-expiration; a policy-0 one answers it 400 BadExpirationDate")
     func expirationByPolicy() async throws {
         try await withTestServer { server in
