@@ -119,7 +119,7 @@ struct CoalescedStreamTests {
             #expect(pages.count == 1, "\(resumed)")
             #expect(pages.first?.matched == 18 && pages.first?.sequences == Array(21...30) && pages.first?.id == 30)
             // Without since, only what comes after it connected; a quiet interval sends nothing.
-            let fresh = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms", seconds: 1) {}
+            let fresh = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms", seconds: 5) {}
             #expect(try Self.pages(fresh).isEmpty, "\(fresh)")
             #expect(fresh.hasPrefix(": mock-apns records matching"))
             // Records a clear forgot are not counted as arrived, even from since=0.
