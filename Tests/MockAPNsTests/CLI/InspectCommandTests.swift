@@ -55,8 +55,8 @@ struct InspectCommandTests {
         #expect(one.status == 200 && Self.json(one)?["payloadJSON"]?.value(atPath: "aps.alert") == "three")
         #expect(try await InspectorCurl.call(inspect.url, "/v1/requests/9").status == 404)
         let url = inspect.url
-        let (_, streamed, _) = try await offPool {
-            try Curl.run(["-sN", "--max-time", "1", url + "/v1/requests/stream?since=1&view=summary"])
+        let streamed = try await Curl.stream(url + "/v1/requests/stream?since=1&view=summary") {
+            $0.last?.id == "3"
         }
         #expect(streamed.contains("id: 2\n") && streamed.contains("id: 3\n") && !streamed.contains("id: 1\n"))
         #expect(try await InspectorCurl.call(inspect.url, "/healthz").status == 200)

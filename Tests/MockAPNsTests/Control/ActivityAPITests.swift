@@ -190,15 +190,15 @@ struct ActivityAPITests {
         try await withControlServer(scenario: try LiveActivityEndToEndTests.scenario()) { server, control in
             let url = control.url
             let streaming = Task {
-                try await offPool {
-                    try Curl.run(["-sN", "--max-time", "3", url + "/v1/activities/stream?type=mpushTaxiAttributes"])
+                try await Curl.stream(url + "/v1/activities/stream?type=mpushTaxiAttributes") {
+                    $0.filter { $0.data != nil }.count >= 3
                 }
             }
             try await Self.waitForWatchers(server, count: 1)
             let (id, token) = try await Self.startTaxi(server)
             _ = try await Self.update(server, token)
             _ = try await ControlCurl.call("POST", control, "/v1/activities/\(id)/rotate-token")
-            let (_, output, _) = try await streaming.value
+            let output = try await streaming.value
             let events = output.split(separator: "\n").filter { $0.hasPrefix("data: ") }.compactMap {
                 try? JSONParser.parse(String($0.dropFirst(6)))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MockAPNs
@@ -28,25 +29,38 @@ struct CoalescedStreamTests {
         }
     }
 
-    /// Streams `path` with curl for `seconds`, running `meanwhile` about when the stream opens; answers its text.
+    /// Streams `path` with curl until its text so far satisfies `until`, or for `seconds` at most, running
+    /// `meanwhile` about when the stream opens; answers its text.
     ///
-    /// Under a loaded machine curl may connect after `meanwhile` started, or `meanwhile` may outlast a short window,
-    /// and in the full suite on 2 cores the stream's timer task can wait seconds for a thread of the shared pool
-    /// (CI saw no event in 3 s): the tests that count events stream from `since=0` and for several seconds, so
-    /// none is lost.
+    /// Not a fixed window: in CI's full suite on 2 cores the stream's tasks wait seconds for a thread of the shared
+    /// pool (one run saw 1,600 of 2,000 records in 10 s, another no event in 3 s), so a test waits for what it
+    /// needs, with a deadline a slow machine does not reach. A test that expects nothing streams to the deadline.
     static func stream(
-        _ control: MockAPNsControlAPI, _ path: String, seconds: Int = 2, headers: [String] = [],
+        _ control: MockAPNsControlAPI, _ path: String, seconds: Int = 60, headers: [String] = [],
+        until done: @escaping @Sendable (String) -> Bool = { _ in false },
         meanwhile: () async throws -> Void
     ) async throws -> String {
-        let url = control.url
+        let url = control.url + path
         let streaming = Task {
             try await offPool {
-                try Curl.run(["-sN", "--max-time", String(seconds)] + headers.flatMap { ["-H", $0] } + [url + path])
+                try Subprocess.runUntil(
+                    "/usr/bin/env", ["curl", "-sN"] + headers.flatMap { ["-H", $0] } + [url],
+                    timeout: TimeInterval(seconds), until: done)
             }
         }
         try await Task.sleep(for: .milliseconds(400))
         try await meanwhile()
-        return try await streaming.value.1
+        return try await streaming.value
+    }
+
+    /// `until` for `stream`: once the newest `page` event's id is `id`.
+    static func untilNewest(_ id: UInt64) -> @Sendable (String) -> Bool {
+        { text in (try? pages(text))?.last?.id == id }
+    }
+
+    /// `until` for `stream`: once `count` `page` events came.
+    static func untilPages(_ count: Int) -> @Sendable (String) -> Bool {
+        { text in ((try? pages(text))?.count ?? 0) >= count }
     }
 
     static func phoneRecord(_ n: Int) -> JournalRecord {
@@ -59,7 +73,7 @@ struct CoalescedStreamTests {
             let journal = server.journal
             let start = ContinuousClock.now
             let output = try await Self.stream(
-                control, "/v1/requests/stream?coalesce=100ms&limit=50&since=0", seconds: 10
+                control, "/v1/requests/stream?coalesce=100ms&limit=50&since=0", until: Self.untilNewest(2000)
             ) {
                 for burst in 0..<10 {
                     try await offPool { for n in 1...200 { journal.append(Self.phoneRecord(burst * 200 + n)) } }
@@ -97,7 +111,7 @@ struct CoalescedStreamTests {
             try await sendPush(server, to: "yy")
             try await sendPush(server)
             let path = "/v1/requests/stream?coalesce=50ms&view=summary&q=status:4xx&since=0"
-            let output = try await Self.stream(control, path, seconds: 15) {}
+            let output = try await Self.stream(control, path, until: Self.untilNewest(4)) {}
             let pages = try Self.pages(output)
             #expect(pages.map(\.matched).reduce(0, +) == 2, "\(output)")
             #expect(pages.flatMap(\.sequences) == [2, 3])
@@ -113,18 +127,21 @@ struct CoalescedStreamTests {
         try await withControlServer { server, control in
             for n in 1...30 { server.journal.append(Self.phoneRecord(n)) }
             let resumed = try await Self.stream(
-                control, "/v1/requests/stream?coalesce=5s&limit=10", seconds: 4, headers: ["Last-Event-ID: 12"]
+                control, "/v1/requests/stream?coalesce=5s&limit=10", headers: ["Last-Event-ID: 12"],
+                until: Self.untilPages(1)
             ) {}
             let pages = try Self.pages(resumed)
             #expect(pages.count == 1, "\(resumed)")
             #expect(pages.first?.matched == 18 && pages.first?.sequences == Array(21...30) && pages.first?.id == 30)
             // Without since, only what comes after it connected; a quiet interval sends nothing.
-            let fresh = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms", seconds: 5) {}
+            let fresh = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms", seconds: 10) {}
             #expect(try Self.pages(fresh).isEmpty, "\(fresh)")
             #expect(fresh.hasPrefix(": mock-apns records matching"))
             // Records a clear forgot are not counted as arrived, even from since=0.
             #expect(try await ControlCurl.call("DELETE", control, "/v1/requests").status == 200)
-            let cleared = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0", seconds: 4) {
+            let cleared = try await Self.stream(
+                control, "/v1/requests/stream?coalesce=50ms&since=0", until: Self.untilPages(1)
+            ) {
                 server.journal.append(Self.phoneRecord(31))
             }
             let afterClear = try Self.pages(cleared)
@@ -137,10 +154,15 @@ struct CoalescedStreamTests {
         try await withControlServer { server, control in
             let journal = server.journal
             try await sendPush(server)
-            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0", seconds: 8) {
-                #expect(journal.observerCount == 0)
-            }
+            // Read once the first event came, so the stream is surely open and has ticked.
+            let observers = Mutex<Int?>(nil)
+            let output = try await Self.stream(control, "/v1/requests/stream?coalesce=50ms&since=0") { text in
+                guard Self.untilPages(1)(text) else { return false }
+                observers.withLock { $0 = journal.observerCount }
+                return true
+            } meanwhile: {}
             #expect(try Self.pages(output).first?.sequences == [1])
+            #expect(observers.withLock { $0 } == 0)
         }
     }
 

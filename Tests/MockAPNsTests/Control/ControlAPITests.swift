@@ -251,12 +251,12 @@ struct ControlAPITests {
         try await withControlServer { server, control in
             let url = control.url
             let streaming = Task {
-                try await offPool { try Curl.run(["-sN", "--max-time", "2", url + "/v1/requests/stream?topic=com.example.app"]) }
+                try await Curl.stream(url + "/v1/requests/stream?topic=com.example.app") { $0.last?.id == "2" }
             }
             try await Task.sleep(for: .milliseconds(400))
             try await sendPush(server, topic: "com.example.other")
             try await sendPush(server)
-            let (_, output, _) = try await streaming.value
+            let output = try await streaming.value
             #expect(output.contains("event: record"))
             #expect(output.contains("id: 2\n"))
             #expect(!output.contains("id: 1\n"))
@@ -270,7 +270,7 @@ struct ControlAPITests {
         try await withControlServer { server, control in
             let url = control.url
             let streaming = Task {
-                try await offPool { try Curl.run(["-sN", "--max-time", "3", url + "/v1/requests/stream"]) }
+                try await Curl.stream(url + "/v1/requests/stream") { $0.last?.id == "2000" }
             }
             try await Task.sleep(for: .milliseconds(400))
             let journal = server.journal
@@ -280,7 +280,7 @@ struct ControlAPITests {
                         JournalRecord(kind: .phone, receivedAt: Date(), members: [("phone", .string("p\(n)"))]))
                 }
             }
-            let (_, output, _) = try await streaming.value
+            let output = try await streaming.value
             let ids = output.split(separator: "\n").filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
             #expect(ids == Array(1...2000), "\(ids.count) events; first \(ids.prefix(5)), last \(ids.suffix(5))")
             #expect(output.components(separatedBy: "event: record\n").count - 1 == 2000)

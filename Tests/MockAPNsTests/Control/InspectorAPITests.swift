@@ -96,13 +96,11 @@ struct InspectorAPITests {
             try await sendPush(server)
             let url = control.url
             let streaming = Task {
-                try await offPool {
-                    try Curl.run(["-sN", "--max-time", "2", url + "/v1/requests/stream?since=0&view=summary"])
-                }
+                try await Curl.stream(url + "/v1/requests/stream?since=0&view=summary") { $0.last?.id == "2" }
             }
             try await Task.sleep(for: .milliseconds(400))
             try await sendPush(server, to: "zz")
-            let (_, output, _) = try await streaming.value
+            let output = try await streaming.value
             let events = output.split(separator: "\n").filter { $0.hasPrefix("data: ") }
                 .map { try? JSONParser.parse(String($0.dropFirst(6))) }
             #expect(events.count == 2, "\(output)")

@@ -48,6 +48,42 @@ struct Curl {
         return (result.status, result.output, result.errors)
     }
 
+    /// One server-sent event as curl printed it.
+    struct ServerSentEvent {
+        var id: String?
+        var event: String?
+        var data: String?
+    }
+
+    /// Streams `url` (`curl -sN`) until the complete events printed so far satisfy `until`, or for `seconds` at
+    /// most; answers the text. Not a fixed window: in CI's full suite on 2 cores a stream's tasks can wait seconds
+    /// for a thread of Swift's shared pool, so a test waits for the events it needs, with a deadline a slow machine
+    /// does not reach, and streams to the deadline only when it expects nothing. On a thread of its own.
+    static func stream(
+        _ url: String, headers: [String] = [], seconds: Int = 60,
+        until done: @escaping @Sendable ([ServerSentEvent]) -> Bool = { _ in false }
+    ) async throws -> String {
+        let arguments = ["curl", "-sN"] + headers.flatMap { ["-H", $0] } + [url]
+        return try await offPool {
+            try Subprocess.runUntil("/usr/bin/env", arguments, timeout: TimeInterval(seconds)) {
+                done(serverSentEvents($0))
+            }
+        }
+    }
+
+    /// The complete events in a stream's text, in order (comments skipped; a block still being written is not one).
+    static func serverSentEvents(_ text: String) -> [ServerSentEvent] {
+        text.components(separatedBy: "\n\n").dropLast().compactMap { block in
+            var event = ServerSentEvent()
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { event.event = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { event.data = String(line.dropFirst(6)) }
+            }
+            return event.id == nil && event.event == nil && event.data == nil ? nil : event
+        }
+    }
+
     private static func parse(_ output: String) throws -> Response {
         guard let split = output.range(of: "\r\n\r\n") else { throw Failure(description: "no headers in: \(output)") }
         let head = output[..<split.lowerBound].split(separator: "\r\n")

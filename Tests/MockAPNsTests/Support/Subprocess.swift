@@ -31,6 +31,39 @@ enum Subprocess {
         return (process.terminationStatus, output.text(), errors.text())
     }
 
+    /// Runs `executable` until what it printed so far satisfies `until` (checked after each read), or `timeout`
+    /// seconds passed, whichever comes first, then stops it; returns its standard output. For a program that
+    /// streams without end (curl on a server-sent event stream): a test waits for what it needs however slow the
+    /// machine, instead of a fixed window that a loaded machine overruns.
+    static func runUntil(
+        _ executable: String, _ arguments: [String], timeout: TimeInterval, until done: (String) -> Bool
+    ) throws -> String {
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.detachNewThread { [process] in
+            if !process.waitUntilExit(timeout: .seconds(timeout)) { process.stop(grace: stopGrace) }
+        }
+        var data = Data()
+        let reader = out.fileHandleForReading
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if done(String(decoding: data, as: UTF8.self)) {
+                process.stop(grace: stopGrace)
+                break
+            }
+        }
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// How long a program that overran its timeout has between SIGTERM and SIGKILL.
     static let stopGrace = Duration.seconds(2)
 
