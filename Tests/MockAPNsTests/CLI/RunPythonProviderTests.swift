@@ -33,14 +33,7 @@ struct RunPythonProviderTests {
         """
 
     func run(_ providerArguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let folder = try Support.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try Support.write(Self.scenario, "checkout.yaml", in: folder)
-        let provider = [
-            ThirdPartyClients.venvPython.path,
-            AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
-        ]
-        return try Support.mockAPNs(["run", scenario, "--"] + provider + providerArguments)
+        try Support.runAioapnsProvider(scenario: Self.scenario, providerArguments)
     }
 
     @Test("a provider that drops a token after its 410 passes: exit 0, every item passed")

@@ -29,6 +29,21 @@ enum RunTestSupport {
             timeout: timeout)
     }
 
+    /// `mock-apns run SCENARIO -- aioapns_provider.py ARGUMENTS`: the scenario `text` written to a fresh folder
+    /// (removed after), with the real Python provider of `Tests/clients/aioapns_provider.py` (in `.venv-clients/`).
+    static func runAioapnsProvider(
+        scenario text: String, _ providerArguments: [String]
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = try write(text, "scenario.yaml", in: folder)
+        let provider = [
+            ThirdPartyClients.venvPython.path,
+            AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
+        ]
+        return try mockAPNs(["run", scenario, "--"] + provider + providerArguments)
+    }
+
     /// `mockAPNs` on a thread of its own, for tests that run two at once.
     static func mockAPNsOnOwnThread(_ arguments: [String]) async throws -> (
         status: Int32, output: String, errors: String

@@ -28,14 +28,7 @@ struct PhoneImplicitProviderTests {
 
     @Test("aioapns pushes to a token the scenario never names: its default phone shows both, and run passes")
     func defaultPhoneShows() throws {
-        let folder = try RunTestSupport.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try RunTestSupport.write(Self.scenario, "implicit.yaml", in: folder)
-        let provider = [
-            ThirdPartyClients.venvPython.path,
-            AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
-        ]
-        let result = try RunTestSupport.mockAPNs(["run", scenario, "--"] + provider + [Self.token, "--rounds", "2"])
+        let result = try RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.token, "--rounds", "2"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 7a1c0d… 200"), "\(result.output)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")

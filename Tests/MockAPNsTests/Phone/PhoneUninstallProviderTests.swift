@@ -33,14 +33,7 @@ struct PhoneUninstallProviderTests {
 
     @Test("200 discarded, then 410 Unregistered: aioapns stops pushing to the token, and run passes")
     func providerStops() throws {
-        let folder = try RunTestSupport.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try RunTestSupport.write(Self.scenario, "uninstalled.yaml", in: folder)
-        let provider = [
-            ThirdPartyClients.venvPython.path,
-            AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
-        ]
-        let result = try RunTestSupport.mockAPNs(["run", scenario, "--"] + provider + [Self.phone, "--rounds", "3"])
+        let result = try RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.phone, "--rounds", "3"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 5984de… 200"), "\(result.output)")
         #expect(result.output.contains("provider: 5984de… 410 Unregistered"), "\(result.output)")
