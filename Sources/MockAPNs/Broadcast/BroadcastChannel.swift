@@ -48,10 +48,24 @@ public struct BroadcastChannel: Sendable, Hashable {
     }
 
     /// Whether `text` is a channel id as APNs takes it: standard base64, padded, of at least one byte.
+    ///
+    /// Checked character by character: Foundation's decoder on Linux takes `====` or `AA=A`.
     public static func isWellFormedID(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= maxIDLength, text.utf8.count % 4 == 0 else { return false }
-        guard let bytes = Data(base64Encoded: text) else { return false }
-        return !bytes.isEmpty
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= maxIDLength, bytes.count % 4 == 0 else { return false }
+        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard padding <= 2, bytes.count - padding >= 2 else { return false }
+        return bytes.dropLast(padding).allSatisfy(isBase64Digit)
+    }
+
+    /// A digit of standard base64: `A`–`Z`, `a`–`z`, `0`–`9`, `+`, `/`.
+    private static func isBase64Digit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+            true
+        default: false
+        }
     }
 
     /// The longest channel id taken (Apple gives no size; the ones it issues are about 24 characters).

@@ -4,13 +4,15 @@ import Foundation
 /// Activity update to every activity subscribed to a channel.
 ///
 /// Check order (Apple documents none; the device API's, §10): certificate environment, path, method, request id,
-/// provider authentication, app and topic, push type, channel, priority, expiration, payload, the channel's hourly
-/// budget (a setting: Apple publishes none). The first failure decides.
+/// provider authentication, app and topic, push type, channel, priority, expiration, payload, the mock's fan-out
+/// backlog, the channel's hourly budget (a setting: Apple publishes none). The first failure decides.
 struct BroadcastValidator {
     /// The connection's rules over the world: authentication, the world's apps and settings.
     let validator: APNsValidator
     /// The channels of the run.
     let store: ChannelStore
+    /// The broadcasts waiting for their fan-out: an accepted broadcast takes a place in it.
+    let backlog: FanOutBacklog
 
     /// The path every broadcast is sent to, before the bundle id.
     static let pathPrefix = "/4/broadcasts/apps/"
@@ -45,13 +47,29 @@ struct BroadcastValidator {
             decision.priority = try checkPriority(request)
             decision.expiration = try checkExpiration(request, channel: channel)
             try checkPayload(request)
-            try takeFromBudget(of: channel, now: now)
+            try reserveFanOut()
+            do throws(Rejection) {
+                try takeFromBudget(of: channel, now: now)
+            } catch {
+                backlog.release()
+                throw error
+            }
         } catch {
             decision.rejection = error
         }
         decision.auth = context.auth
         decision.notes.insert(contentsOf: context.notes, at: 0)
         return decision
+    }
+
+    /// A place in the fan-out backlog: past `FanOutBacklog.limit` broadcasts waiting, 429 (the mock's own bound,
+    /// so that a flood to a channel with many subscribers neither grows a queue without end nor fans out hours late).
+    private func reserveFanOut() throws(Rejection) {
+        guard !backlog.reserve() else { return }
+        throw Rejection(
+            .tooManyRequests, rule: "channel.fan-out-backlog",
+            "\(FanOutBacklog.limit) broadcasts already wait to reach their subscribers; the mock refuses more until "
+                + "they have (its own bound, not Apple's)")
     }
 
     /// A channel's broadcasts in an hour, under `broadcastsPerHourPolicy0`/`1` (open: Apple gives policy 0 "a

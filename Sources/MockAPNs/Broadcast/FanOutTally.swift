@@ -135,17 +135,23 @@ extension JournalRecord {
                     notes: activity["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []))
             listed[kind.rawValue + " " + (rule ?? kind.rawValue), default: 0] += 1
         }
+        // At most the subscribers the record counts, and never more than `readLimit`: a hand-edited line can make
+        // the checker neither trap nor allocate without bound.
+        let counted = member("subscribers").flatMap(JSONForm<Int>.integer(from:)) ?? 0
+        let subscribers = min(max(counted, 0), Self.readLimit)
         for group in member("counts")?.arrayValue ?? [] {
             guard let kind = group["outcome"]?.stringValue.flatMap(DeviceOutcome.Kind.init(rawValue:)),
                 let rule = group["rule"]?.stringValue,
                 let count = group["count"].flatMap(JSONForm<Int>.integer(from:)), count > 0
             else { continue }
-            // At most the subscribers the record counts: a hand-edited count cannot make the checker allocate more.
-            let subscribers = member("subscribers").flatMap(JSONForm<Int>.integer(from:)) ?? 0
             let rest = min(count - listed[kind.rawValue + " " + rule, default: 0], subscribers - outcomes.count)
             guard rest > 0 else { continue }
             outcomes += repeatElement(DeviceOutcome(kind, rule: DeviceRule.read(rule)), count: rest)
         }
         return (broadcast, outcomes)
     }
+
+    /// The most subscribers a `fan-out` record read back counts one by one (a million activities: far above what
+    /// one mock holds).
+    static let readLimit = 1_000_000
 }

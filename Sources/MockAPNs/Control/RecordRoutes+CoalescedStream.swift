@@ -20,11 +20,13 @@ extension RecordRoutes {
     /// Nothing follows the journal on the pushes' event loops: the stream's task reads the journal once per
     /// interval (`Journal.arrivals`), so following costs per interval, not per push.
     func coalescedStream(_ query: JournalQuery, view: RecordView, interval text: String) throws -> Response {
-        let interval = try ControlDuration.parse(text, name: Self.coalesceParameter)
-        guard Self.coalesceRange.contains(interval) else {
-            throw MockAPNsControlError.badRequest(
-                "coalesce must be from \(ControlDuration.text(Self.coalesceRange.lowerBound)) to "
-                    + "\(ControlDuration.text(Self.coalesceRange.upperBound)), got '\(text)'")
+        let interval: Duration
+        switch DurationText.parse(text, in: Self.coalesceRange) {
+        case .success(let duration): interval = duration
+        case .failure(let problem) where problem.message.hasPrefix("must be from"):
+            throw MockAPNsControlError.badRequest("\(Self.coalesceParameter) \(problem.message)")
+        case .failure(let problem):
+            throw MockAPNsControlError.badRequest("\(Self.coalesceParameter): \(problem.message)")
         }
         let limit = query.limit ?? Self.coalescedPageDefault
         guard limit <= Self.coalescedPageMaximum else {

@@ -139,9 +139,7 @@ struct ActivityPushFacts {
             let since = now.addingTimeInterval(-3600)
             // Counted in place: a broadcast runs this for every subscriber, and a filtered copy would be an
             // allocation per subscriber per broadcast.
-            let spent = activity.history.reduce(0) { spent, entry in
-                spent + (entry.priority == 10 && entry.outcome == .applied && entry.at > since ? 1 : 0)
-            }
+            let spent = activity.priority10Applied.reduce(0) { $0 + ($1 > since ? 1 : 0) }
             if spent >= limit {
                 return DeviceOutcome(
                     .throttled, rule: .activityUpdateBudget,

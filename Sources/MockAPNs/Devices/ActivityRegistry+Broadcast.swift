@@ -37,6 +37,7 @@ extension ActivityRegistry {
         var changed: [LiveActivity] = []
         for start in stride(from: 0, to: ids.count, by: Self.fanOutChunk) {
             store.withLockedValue { store in
+                let historyLimit = Self.historyLimit(activities: store.activities.count)
                 for id in ids[start..<min(start + Self.fanOutChunk, ids.count)]
                 where store.activities[id]?.channel == channelID {
                     // In place, as `withActivity` does: a copy would copy the history for every activity.
@@ -50,7 +51,8 @@ extension ActivityRegistry {
                     _ = store.activities[id]!.record(
                         ActivityPush(
                             at: now, sequence: sequence, event: push.event, outcome: outcome.kind,
-                            reason: outcome.reason, priority: priority, channel: channelID))
+                            reason: outcome.reason, priority: priority, channel: channelID),
+                        limit: historyLimit)
                     outcomes.append(outcome)
                     changed.append(store.activities[id]!)
                 }

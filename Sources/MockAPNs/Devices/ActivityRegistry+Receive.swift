@@ -63,13 +63,14 @@ extension ActivityRegistry {
             }
         case .update(let token):
             var changed: LiveActivity?
-            let result = withActivity(forToken: token) { activity in
+            let result = withActivity(forToken: token) { activity, historyLimit in
                 var outcome = push.commonRefusal() ?? push.apply(to: &activity, priority: priority, types: types)
                 if outcome.activityID == nil { outcome.activityID = activity.id }
                 let index = activity.record(
                     ActivityPush(
                         at: now, sequence: sequence, event: push.event, outcome: outcome.kind, reason: outcome.reason,
-                        priority: priority))
+                        priority: priority),
+                    limit: historyLimit)
                 changed = activity
                 let entry = ActivityHistoryEntry(activityID: activity.id, index: index)
                 return (outcome: outcome, entry: entry)

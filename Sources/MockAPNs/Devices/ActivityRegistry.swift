@@ -42,6 +42,18 @@ public final class ActivityRegistry: Sendable {
     /// An empty registry: no activity, no minted token.
     public init() {}
 
+    /// The most pushes each activity's history keeps while the registry holds `count` activities:
+    /// `LiveActivity.historyLimit` (1,000) up to 1,000 activities, then fewer, down to `historyFloor`, so that the
+    /// histories together stay near `historyBudget` pushes however many subscribers each broadcast reaches.
+    static func historyLimit(activities count: Int) -> Int {
+        max(historyFloor, min(LiveActivity.historyLimit, historyBudget / max(count, 1)))
+    }
+
+    /// The pushes all histories keep together, about (`historyLimit(activities:)`).
+    static let historyBudget = 1_000_000
+    /// The fewest pushes an activity's history keeps, however many activities there are.
+    static let historyFloor = 20
+
     /// The number of hex digits of an update token the phone issues: 160 (live-activities.md §2, seen).
     public static let tokenLength = 160
 
@@ -130,10 +142,17 @@ public final class ActivityRegistry: Sendable {
     public func withActivity<Result>(
         forToken token: DeviceToken, _ body: (inout LiveActivity) -> Result
     ) -> Result? {
+        withActivity(forToken: token) { activity, _ in body(&activity) }
+    }
+
+    /// `withActivity(forToken:_:)`, `body` also given the history limit for the activities the registry holds.
+    func withActivity<Result>(
+        forToken token: DeviceToken, _ body: (inout LiveActivity, _ historyLimit: Int) -> Result
+    ) -> Result? {
         store.withLockedValue { store in
             guard let id = store.tokens[token], store.activities[id] != nil else { return nil }
             // In place: a copy taken out of the dictionary would copy the history on every push.
-            return body(&store.activities[id]!)
+            return body(&store.activities[id]!, Self.historyLimit(activities: store.activities.count))
         }
     }
 

@@ -37,11 +37,16 @@ public struct LiveActivity: Sendable, Hashable {
     /// When the person swiped it away (`POST /v1/activities/{id}/dismiss`), by the mock's clock: it is dismissed
     /// from then on, whatever its dates say.
     public var dismissedAt: Date?
-    /// The newest pushes that reached it, with what the phone did: at most about `historyLimit`, the oldest
-    /// dropped first (`historyDropped` counts them), so an activity updated all day stays bounded.
+    /// The newest pushes that reached it, with what the phone did: at most about `historyLimit` (fewer while the
+    /// registry holds many activities: `ActivityRegistry.historyLimit(activities:)`), the oldest dropped first
+    /// (`historyDropped` counts them), so an activity updated all day, or a channel's many subscribers, stay bounded.
     public var history: [ActivityPush]
     /// How many of its oldest pushes `history` no longer lists.
     public var historyDropped = 0
+    /// When its applied priority-10 updates of the last hour came, oldest first: what
+    /// `liveActivity.priority10UpdatesPerHour` counts, kept apart from `history` so that a shorter history does not
+    /// change the count.
+    var priority10Applied: [Date] = []
     /// How many of its pushes had each outcome, the dropped ones included (every `activityKinds` kind present).
     public var outcomeCounts: [DeviceOutcome.Kind: Int]
     /// Every upload of its update tokens to the provider's server (`tokenUpload:`), oldest first.
@@ -75,14 +80,22 @@ public struct LiveActivity: Sendable, Hashable {
     /// The most pushes `history` keeps: past one and a half times this, the oldest half is dropped at once, so
     /// each push costs the same however long the activity lives.
     public static let historyLimit = 1000
+    /// The most applied priority-10 update times kept: the largest `priority10UpdatesPerHour` a scenario may set.
+    static let priority10Kept = 1_000_000
 
-    /// Adds `push` to the history and the counts; answers its position counted from the first push ever (what
-    /// `ActivityHistoryEntry` holds, valid after older entries are dropped).
-    mutating func record(_ push: ActivityPush) -> Int {
+    /// Adds `push` to the history and the counts, the history kept to about `limit` pushes; answers its position
+    /// counted from the first push ever (what `ActivityHistoryEntry` holds, valid after older entries are dropped).
+    mutating func record(_ push: ActivityPush, limit: Int = historyLimit) -> Int {
         history.append(push)
         outcomeCounts[push.outcome, default: 0] += 1
-        if history.count > Self.historyLimit + Self.historyLimit / 2 {
-            let excess = history.count - Self.historyLimit
+        if push.priority == 10, push.outcome == .applied {
+            let hourAgo = push.at.addingTimeInterval(-3600)
+            if let first = priority10Applied.first, first <= hourAgo { priority10Applied.removeAll { $0 <= hourAgo } }
+            if priority10Applied.count >= Self.priority10Kept { priority10Applied.removeFirst() }
+            priority10Applied.append(push.at)
+        }
+        if history.count > limit + limit / 2 {
+            let excess = history.count - limit
             history.removeFirst(excess)
             historyDropped += excess
         }

@@ -55,7 +55,9 @@ extension MockAPNsEngine {
     /// Decides a broadcast (`POST /4/broadcasts/apps/<bundle>` on the APNs port, `BroadcastValidator`): its answer
     /// and its `broadcast` record; an accepted one counts on its channel.
     func decideBroadcast(_ request: APNsRequest, receivedAt: Date, connection: inout APNsConnection) -> Reply {
-        let decision = BroadcastValidator(validator: connection.validator, store: channels).decide(
+        let decision = BroadcastValidator(
+            validator: connection.validator, store: channels, backlog: fanOutBacklog
+        ).decide(
             request, connection: connection.info, auth: &connection.auth, memo: connection.memo, now: receivedAt)
         let requestID = answerRequestID(request, &connection)
         var response: APNsResponse

@@ -4,9 +4,13 @@ import Foundation
 /// every activity subscribed to the channel takes the broadcast as an update to its own token, and a `fan-out`
 /// record says what they did.
 extension MockAPNsEngine {
-    /// Fans `fanOut` out on the fan-out queue: its broadcast's record is numbered (the answer is on its way).
+    /// Fans `fanOut` out on the fan-out queue: its broadcast's record is numbered (the answer is on its way). Its
+    /// place in `fanOutBacklog`, taken when its rules accepted it, is given back once its record is appended.
     func start(_ fanOut: BroadcastFanOut) {
-        fanOutQueue.async { self.run(fanOut) }
+        fanOutQueue.async {
+            self.run(fanOut)
+            self.fanOutBacklog.release()
+        }
     }
 
     /// Hands the broadcast to every activity subscribed to its channel, judged at the broadcast's receive time, and

@@ -28,6 +28,8 @@ public final class MockAPNsEngine: Sendable {
     /// Where accepted broadcasts fan out to the subscribed activities, one after another in the order they were
     /// recorded, off the connections' event loops (`MockAPNsEngine+FanOut`).
     let fanOutQueue = DispatchQueue(label: "mock-apns.broadcast-fan-out")
+    /// How many accepted broadcasts wait on `fanOutQueue`, bounded (429 past `FanOutBacklog.limit`).
+    let fanOutBacklog = FanOutBacklog()
     /// The app's side of token upload (`tokenUpload:`): posts each new update token to the provider's server.
     public let tokenUploads: TokenUploader
     /// The recent connections: when they opened and closed, their ALPN and certificate, the control frames sent on

@@ -144,7 +144,10 @@ extension APNsConnectionHandler {
             if answeredAt == nil { answeredAt = engine.clock.now() }
             records[index].answeredAt = answeredAt
         }
-        if refused { Self.dropRefused(&records, steps) }
+        if refused {
+            // A broadcast refused this way never fans out: its place in the backlog is given back.
+            for _ in Self.dropRefused(&records, steps) { engine.fanOutBacklog.release() }
+        }
         engine.record(&records)
         for step in steps {
             switch step.reply {
@@ -181,14 +184,20 @@ extension APNsConnectionHandler {
         held.keep(key, task: task, run: run)
     }
 
-    /// The records of the steps not refused (a rare case: only a delayed answer can meet a GOAWAY sent since).
-    private static func dropRefused(_ records: inout [JournalRecord], _ steps: [DeliveryStep]) {
+    /// Keeps the records of the steps not refused (a rare case: only a delayed answer can meet a GOAWAY sent since);
+    /// answers the fan-outs of the broadcasts dropped with them.
+    private static func dropRefused(_ records: inout [JournalRecord], _ steps: [DeliveryStep]) -> [BroadcastFanOut] {
         var kept: [JournalRecord] = []
+        var droppedFanOuts: [BroadcastFanOut] = []
         for (record, step) in zip(records, steps) {
-            if case .refuse = step.reply { continue }
+            if case .refuse = step.reply {
+                if let fanOut = record.fanOut { droppedFanOuts.append(fanOut) }
+                continue
+            }
             kept.append(record)
         }
         records = kept
+        return droppedFanOuts
     }
 
     /// Injects a scripted transport fault on a recorded stream.

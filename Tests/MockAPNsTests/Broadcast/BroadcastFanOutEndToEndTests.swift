@@ -65,9 +65,11 @@ struct BroadcastFanOutEndToEndTests {
     }
 
     /// Waits over the control API for `count` `fan-out` records after the record `since`: the records.
-    static func fanOuts(_ control: MockAPNsControlAPI, count: Int, since: UInt64) async throws -> [JSONValue] {
+    static func fanOuts(
+        _ control: MockAPNsControlAPI, count: Int, since: UInt64, timeout: String = "10s"
+    ) async throws -> [JSONValue] {
         let answer = try await ControlCurl.call(
-            "GET", control, "/v1/requests/wait?q=kind:fan-out&since=\(since)&count=\(count)&timeout=10s")
+            "GET", control, "/v1/requests/wait?q=kind:fan-out&since=\(since)&count=\(count)&timeout=\(timeout)")
         #expect(answer.status == 200, "\(answer.text)")
         return answer.json?["records"]?.arrayValue ?? []
     }
@@ -283,6 +285,56 @@ struct BroadcastFanOutEndToEndTests {
                 #expect(activity.history.last?.sequence == sequence, "\(id)")
                 #expect(activity.contentState == ["status": "2"])
             }
+        }
+    }
+
+    @Test(
+        "a flood of broadcasts to 5,000 subscribers: past 64 waiting, 429 channel.fan-out-backlog; each accepted fans out",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/h2load"), "needs h2load (nghttp2-client)"))
+    func fanOutBacklogIsBounded() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-backlog-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = folder.appendingPathComponent("update.json")
+        try Self.update("2", timestamp: Int(Date().timeIntervalSince1970)).write(
+            to: body, atomically: true, encoding: .utf8)
+        try await withControlServer(scenario: try Self.scenario()) { server, control in
+            for _ in 0..<5000 {
+                let start = ActivityStart(
+                    attributesType: Self.taxi, attributes: ["appName": "Taxi", "appLogo": "logo"],
+                    contentState: ["status": "1"], channel: Self.plain)
+                _ = try await server.control.startActivity(start).id
+            }
+            // One stream per connection: after a refusal APNs (and the mock) allows a connection one stream at a
+            // time, and h2load counts the streams then refused as errors.
+            let headers = BroadcastSendEndToEndTests.headers(channel: Self.plain)
+            let run = try await Subprocess.runOnOwnThread(
+                "/usr/bin/h2load",
+                ["-c", "4", "-m", "1", "-n", "1000", "-d", body.path]
+                    + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                    + ["https://127.0.0.1:\(server.port)/4/broadcasts/apps/\(Self.app)"],
+                timeout: 120)
+            #expect(run.status == 0, "\(run.output)\(run.errors)")
+            let broadcasts = server.journal.records().filter { $0.kind == .broadcast }
+            let accepted = broadcasts.filter { $0.rawJSON?["status"] == 200 }
+            let refused = broadcasts.filter { $0.rawJSON?["status"] == 429 }
+            #expect(broadcasts.count == 1000 && accepted.count + refused.count == 1000, 
+                "\(broadcasts.count) broadcasts, \(accepted.count) accepted, \(refused.count) refused: \(run.output)")
+            #expect(!refused.isEmpty, "1,000 broadcasts at once to 5,000 subscribers never filled the backlog")
+            #expect(accepted.count >= FanOutBacklog.limit)
+            #expect(refused.allSatisfy { $0.rawJSON?["rule"] == "channel.fan-out-backlog" })
+            #expect(refused.first?.rawJSON?["reason"] == "TooManyRequests")
+            // Every accepted broadcast fans out, and the backlog empties: a broadcast after it is accepted again.
+            let first = try #require(broadcasts.first?.sequence)
+            _ = try await Self.fanOuts(control, count: accepted.count, since: first - 1, timeout: "5m")
+            let fanOuts = server.journal.records().compactMap { $0.kind == .fanOut ? $0.rawJSON : nil }
+            #expect(fanOuts.count == accepted.count)
+            #expect(Set(fanOuts.compactMap { $0["broadcast"]?.unsignedValue }) == Set(accepted.compactMap(\.sequence)))
+            #expect(fanOuts.allSatisfy { $0["subscribers"] == 5000 })
+            #expect(server.engine.fanOutBacklog.count == 0)
+            let later = try await Self.broadcast(
+                server, Self.update("3", timestamp: Int(Date().timeIntervalSince1970) + 1), to: Self.plain)
+            #expect(later.status == 200)
         }
     }
 

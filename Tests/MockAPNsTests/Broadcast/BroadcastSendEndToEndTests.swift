@@ -127,7 +127,12 @@ struct BroadcastSendEndToEndTests {
             ("/4/broadcasts/apps/com.example.app/x", [:], update, 404, "BadPath"),
             (path, ["apns-channel-id": nil], update, 400, "MissingChannelId"),
             (path, ["apns-channel-id": "%%% not base64"], update, 400, "BadChannelId"),
+            // Padding alone, or inside: Foundation's base64 decoder on Linux took these.
+            (path, ["apns-channel-id": "===="], update, 400, "BadChannelId"),
+            (path, ["apns-channel-id": "AA=A"], update, 400, "BadChannelId"),
+            (path, ["apns-channel-id": "A==="], update, 400, "BadChannelId"),
             (path, ["apns-channel-id": "AAAA"], update, 400, "ChannelNotRegistered"),
+            (path, ["apns-channel-id": "AA=="], update, 400, "ChannelNotRegistered"),
             (path, ["apns-push-type": nil], update, 400, "MissingPushType"),
             (path, ["apns-push-type": "alert"], update, 400, "InvalidPushType"),
             (path, ["apns-priority": nil], update, 400, "BadPriority"),

@@ -172,6 +172,7 @@ struct CoalescedStreamTests {
             for (path, message) in [
                 ("coalesce=10ms", "coalesce must be from 50ms to 10s, got '10ms'"),
                 ("coalesce=20s", "coalesce must be from 50ms to 10s, got '20s'"),
+                ("coalesce=99999999999999999999999h", "coalesce must be from 50ms to 10s"),
                 ("coalesce=soon", "coalesce:"),
                 ("coalesce=", "coalesce:"),
                 ("coalesce=1s&limit=1001", "limit on a coalesced stream is the records per event, at most 1000"),

@@ -27,6 +27,33 @@ struct ActivityLimitsTests {
         #expect(ActivitySnapshot(activity, at: Self.now).outcomeCounts[.ignored] == 1000)
     }
 
+    @Test("with many activities each history keeps fewer pushes, never under 20, and the budget still counts all")
+    func historyShrinksWithManyActivities() {
+        #expect(ActivityRegistry.historyLimit(activities: 0) == LiveActivity.historyLimit)
+        #expect(ActivityRegistry.historyLimit(activities: 1000) == LiveActivity.historyLimit)
+        #expect(ActivityRegistry.historyLimit(activities: 5000) == 200)
+        #expect(ActivityRegistry.historyLimit(activities: 10_000_000) == ActivityRegistry.historyFloor)
+        var activity = LiveActivity(
+            id: "a", attributesType: "mpushTaxiAttributes", attributes: .null, contentState: .null, updateToken: "t",
+            pushToStartToken: nil, startedAt: Self.now, timestamp: 0)
+        for index in 0..<300 {
+            _ = activity.record(
+                ActivityPush(
+                    at: Self.now.addingTimeInterval(Double(index)), sequence: nil, event: "update", outcome: .applied,
+                    priority: 10),
+                limit: 20)
+        }
+        #expect(activity.history.count <= 30 && activity.historyDropped + activity.history.count == 300)
+        // The priority-10 budget counts the hour's applied updates, not the shortened history.
+        #expect(activity.priority10Applied.count == 300)
+        _ = activity.record(
+            ActivityPush(
+                at: Self.now.addingTimeInterval(3600 + 100), sequence: nil, event: "update", outcome: .applied,
+                priority: 10),
+            limit: 20)
+        #expect(activity.priority10Applied.count == 200, "the first 101 are more than an hour old")
+    }
+
     @Test("a record's sequence reaches its history entry after older entries were dropped")
     func numberingAfterDrops() throws {
         let registry = ActivityRegistry()
