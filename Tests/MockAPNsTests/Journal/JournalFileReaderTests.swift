@@ -42,6 +42,28 @@ struct JournalFileReaderTests {
         #expect(try Self.read("", .strict).records.isEmpty)
     }
 
+    @Test(
+        "a hand-edited fan-out line with extreme subscribers or counts neither traps nor allocates without bound",
+        arguments: [
+            ("-9223372036854775808", "9223372036854775807", 1),
+            ("9223372036854775807", "9223372036854775807", FanOutTally.readLimit),
+            ("3", "9223372036854775807", 3),
+        ])
+    func extremeFanOut(subscribers: String, count: String, expected: Int) throws {
+        let line =
+            #"{"sequence":2,"kind":"fan-out","receivedAt":"2026-11-25T10:00:00.000Z","broadcast":1,"#
+            + #""subscribers":\#(subscribers),"counts":[{"outcome":"applied","rule":"activity.applied","#
+            + #""count":\#(count)}],"activities":[{"activity":"a","outcome":"applied","rule":"activity.applied"}]}"#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fan-out-\(UUID()).jsonl")
+        try Data((line + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var reader = JournalFileReader(path: file.path, mode: .strict)
+        var outcomes: Int?
+        try reader.read { record, _ in outcomes = record.fanOutOutcomes?.outcomes.count }
+        // The one listed activity always counts; past it, at most the subscribers the line gives, capped.
+        #expect(outcomes == expected)
+    }
+
     @Test("a last line cut short fails a strict read and is skipped, with a warning, by a lenient one")
     func cutShort() throws {
         let text = Self.line(1) + "\n" + Self.line(2).prefix(40)
