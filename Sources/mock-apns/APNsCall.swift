@@ -22,13 +22,16 @@ struct APNsCall {
     var credentials: APNsClientOptions
     /// The command whose `--help` a usage error points at (`push`, `channels create`).
     var command: String
+    /// How to point the command at the endpoint, the end of a sentence saying it cannot be reached.
+    var whereToFind = "`mock-apns serve` prints its APNs URL (https://…): set MOCK_APNS_URL or pass --url"
 
     /// How long `send` waits for the connection.
     static let connectTimeout = TimeAmount.seconds(10)
     /// How long `send` waits for the whole answer.
     static let requestTimeout = TimeAmount.seconds(30)
-    /// The most of an answer's body read: APNs' answers are a few hundred bytes, a channel list some kilobytes.
-    static let maximumAnswer = 1 << 20
+    /// The most of an answer's body read: APNs' answers are a few hundred bytes, a channel list up to a few
+    /// megabytes (a mock may allow a million channels per app, about 30 bytes each in the list).
+    static let maximumAnswer = 64 << 20
 
     /// What the endpoint answered.
     struct Answer {
@@ -86,10 +89,16 @@ struct APNsCall {
             return Answer(
                 status: Int(response.status.code), statusPhrase: response.status.reasonPhrase,
                 headers: response.headers.map { ($0.name.lowercased(), $0.value) }, body: Array(buffer: bytes))
+        } catch is NIOTooManyBytesError {
+            try? await client.shutdown()
+            StandardStream.error.write(
+                "error: \(target.url) answered more than \(Self.maximumAnswer >> 20) MiB, more than this command reads\n")
+            throw ExitCode(1)
         } catch {
             try? await client.shutdown()
             let why = PushFailure.sentence(
-                error, base: target.base, connectTimeout: Self.connectTimeout.nanoseconds / 1_000_000_000,
+                error, base: target.base, find: whereToFind,
+                connectTimeout: Self.connectTimeout.nanoseconds / 1_000_000_000,
                 requestTimeout: Self.requestTimeout.nanoseconds / 1_000_000_000)
             StandardStream.error.write("error: cannot reach \(target.base): \(why)\n")
             throw ExitCode(3)

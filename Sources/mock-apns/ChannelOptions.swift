@@ -31,9 +31,7 @@ struct ChannelOptions: ParsableArguments {
 
     func validate() throws {
         if let channelsURL { _ = try PushTarget(url: channelsURL, flag: "--channels-url") }
-        if let bundle, bundle.isEmpty || bundle.contains(where: { $0.isWhitespace || $0 == "/" }) {
-            throw ValidationError("--bundle must be an app's bundle id (such as com.example.app), got '\(bundle)'")
-        }
+        if let bundle { try BundleIDFlag.check(bundle, flag: "--bundle") }
     }
 
     /// The app: `--bundle`, else `$MOCK_APNS_BUNDLE_ID`, else `com.example.app`.
@@ -65,9 +63,12 @@ struct ChannelOptions: ParsableArguments {
     ) async throws -> APNsCall.Answer {
         var target = try await target()
         target.path = "/1/apps/\(bundleID)/\(resource)"
-        let call = APNsCall(
+        var call = APNsCall(
             method: method, target: target, headers: try credentials.authorizationHeaders() + headers,
             body: Array(body.utf8), credentials: credentials, command: command)
+        call.whereToFind =
+            "`mock-apns serve` prints its channel management URL (channels https://…): set MOCK_APNS_CHANNELS_URL "
+            + "or pass --channels-url"
         let answer = try await call.send()
         guard answer.status == expected else {
             var lines = answer.lines(headers: ["apns-request-id"])

@@ -176,7 +176,7 @@ struct Push: AsyncParsableCommand {
         if let pushType, pushType.lowercased() != "liveactivity" {
             throw ValidationError("a broadcast (--channel) is push type liveactivity, not '\(pushType)'")
         }
-        if topic?.isEmpty == true { throw ValidationError("--topic (the app's bundle id) must not be empty") }
+        if let topic { try BundleIDFlag.check(topic, flag: "--topic (with --channel, the app's bundle id)") }
     }
 
     private func validateLiveActivity() throws {

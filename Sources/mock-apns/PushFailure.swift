@@ -6,9 +6,11 @@ import NIOSSL
 /// Why `mock-apns push` could not get an answer, in one sentence that says what to do, as `requests` says it of an
 /// unreachable control API: no NIO or BoringSSL internals (they name the build's source files).
 enum PushFailure {
-    /// The sentence for `error`, a failure of the push to `base` (`https://HOST:PORT`).
-    static func sentence(_ error: any Error, base: String, connectTimeout: Int64, requestTimeout: Int64) -> String {
-        let find = "`mock-apns serve` prints its APNs URL (https://…): set MOCK_APNS_URL or pass --url"
+    /// The sentence for `error`, a failure of the push to `base` (`https://HOST:PORT`); `find` says how to point
+    /// the command at the right endpoint.
+    static func sentence(
+        _ error: any Error, base: String, find: String, connectTimeout: Int64, requestTimeout: Int64
+    ) -> String {
         if let clientError = error as? HTTPClientError {
             if clientError == .connectTimeout {
                 return "no connection within \(connectTimeout) s. Is the address right, and is the server not "

@@ -125,6 +125,9 @@ struct ChannelsCommandTests {
         #expect(result.status == 3)
         #expect(
             result.errors.contains("error: cannot reach https://127.0.0.1:1: connection refused"), "\(result.errors)")
+        // The way to point channels elsewhere is its own flag, not push's --url.
+        #expect(result.errors.contains("set MOCK_APNS_CHANNELS_URL or pass --channels-url"), "\(result.errors)")
+        #expect(!result.errors.contains("pass --url"), "\(result.errors)")
     }
 
     @Test("push --channel broadcasts to the channel: 200, apns-request-id and apns-unique-id, a broadcast record")
@@ -170,7 +173,9 @@ struct ChannelsCommandTests {
             (["--channel", "not base64", "--alert", "x"], "--channel must be a channel id in base64"),
             (["--channel", "dGVzdA==", "--alert", "x", "--collapse-id", "c"], "--collapse-id is for a push to a"),
             (["--channel", "dGVzdA==", "--alert", "x", "--push-type", "alert"], "push type liveactivity"),
-            (["--channel", "dGVzdA==", "--alert", "x", "--topic", ""], "--topic (the app's bundle id) must not be"),
+            (["--channel", "dGVzdA==", "--alert", "x", "--topic", ""], "--topic (with --channel, the app's bundle id)"),
+            (["--channel", "dGVzdA==", "--alert", "x", "--topic", "com.example app"], "got 'com.example app'"),
+            (["--channel", "dGVzdA==", "--alert", "x", "--topic", "com.example.app?x=1"], "got 'com.example.app?x=1'"),
             (
                 [
                     "--channel", "dGVzdA==", "--live-activity", "start", "--attributes-type", "T", "--attributes",
