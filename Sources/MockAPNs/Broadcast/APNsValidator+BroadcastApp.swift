@@ -44,9 +44,9 @@ extension APNsValidator {
             throw Rejection(.missingChannelId, rule: "apns-channel-id.missing", "no apns-channel-id header")
         }
         guard BroadcastChannel.isWellFormedID(id) else {
-            let shown = id.count > 64 ? String(id.prefix(64)) + "…" : id
             throw Rejection(
-                .badChannelId, rule: "apns-channel-id.format", "the channel id '\(shown)' is not base64")
+                .badChannelId, rule: "apns-channel-id.format",
+                "the channel id '\(BroadcastChannel.shown(id))' is not base64")
         }
         return id
     }

@@ -14,6 +14,7 @@ extension InProcessControl {
     /// The 404 for a channel id no live channel has.
     static func unknownChannel(_ id: String) -> MockAPNsControlError {
         .notFound(
-            "no channel '\(id)': it was never created, or was deleted; list the live ones with GET /v1/channels")
+            "no channel '\(BroadcastChannel.shown(id))': it was never created, or was deleted; "
+                + "list the live ones with GET /v1/channels")
     }
 }
