@@ -47,7 +47,7 @@ struct PhoneLifecycleEndToEndTests {
         try await PhonePush.send(server, to: t(n), PhonePush.background, type: "background", priority: "5")
     }
 
-    @Test("an App Clip's alerts show for 8 h after it was last opened, then ephemeral-expired; opening it restarts them")
+    @Test("an App Clip's alerts show for 8 h after it was last opened, then ephemeral-expired; opening it restarts")
     func appClipEightHours() async throws {
         try await withControlServer(scenario: try PhonePush.scenario(Self.world)) { server, control in
             let fresh = try await Self.clip(server)
@@ -103,7 +103,8 @@ struct PhoneLifecycleEndToEndTests {
             let set = try await ControlCurl.call(
                 "PATCH", control, "/v1/phones/ephemeral/apps/com.example.app", body: #"{"lastOpened": null}"#)
             #expect(set.status == 200, "\(set.text)")
-            #expect(try await PhonePush.send(server, to: Self.t(81), PhonePush.alert()).kindAndRule == "shown alert-shown")
+            let renewed = try await PhonePush.send(server, to: Self.t(81), PhonePush.alert())
+            #expect(renewed.kindAndRule == "shown alert-shown", "null: counted from the load time again")
             let bad = try await ControlCurl.call(
                 "PATCH", control, "/v1/phones/ephemeral/apps/com.example.app", body: #"{"lastOpened": "noon"}"#)
             #expect(bad.status == 400 && bad.error?.hasPrefix("lastOpened: expected an ISO 8601 time") == true)

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
 
-/// An App Clip's 8 hours (phone.md §4, `ephemeral-expired`) as a real provider meets them: `mock-apns run` against
+@testable import MockAPNs
+
+/// An App Clip's 8 hours (phone.md §4, `ephemeral-expired`) as real providers meet them: `mock-apns run` against
 /// aioapns (`Tests/clients/aioapns_provider.py`), which sends the same alert to an App Clip the person opened long
-/// ago and to one opened when the scenario loaded; APNs answers 200 to both, and the file's `expect:` checks what
-/// each phone showed.
+/// ago and to one opened when the scenario loaded (APNs answers 200 to both, and the file's `expect:` checks what
+/// each phone showed); and httpx sending the same alert twice on one connection with the clock moved between them
+/// (`Tests/clients/clock_between_pushes_httpx.py`), which the connection's memory of a payload must not answer.
 @Suite(
-    "phone: an App Clip's 8 hours, against a Python (aioapns) provider", .serialized,
+    "phone: an App Clip's 8 hours, against Python providers (aioapns, httpx)", .serialized,
     .enabled(
         if: ThirdPartyClients.venvExists || ThirdPartyClients.inCI,
         "needs .venv-clients/: run Tests/clients/setup.sh (.ci/run always does)"))
@@ -47,5 +50,26 @@ struct PhoneLifecycleProviderTests {
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 5984de… 200"), "\(result.output)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")
+    }
+
+    @Test("the same alert on one connection before and after the clock passes 8 hours: shown, then ephemeral-expired")
+    func sameConnectionAcrossTheClock() async throws {
+        let world = """
+            mode: lenient
+            apps:
+              - { bundleID: com.example.app, appClip: true }
+            """
+        let token = PhonePush.token(63)
+        try await withControlServer(scenario: try PhonePush.scenario(world)) { server, control in
+            let result = try await ThirdPartyClients.run(
+                script: "clock_between_pushes_httpx.py",
+                arguments: ["--port", String(server.port), "--control-url", control.url, "--token", token])
+            #expect(result.cases.count == 3 && result.status == 0, "\(result.transcript)")
+            for clientCase in result.cases { #expect(clientCase.ok, "\(clientCase.line)") }
+            let pushes = server.journal.records().filter { $0.kind == .devicePush }
+            #expect(pushes.count == 2 && Set(pushes.map(\.connectionID)).count == 1, "both on one connection")
+            let outcomes = pushes.map { $0.device.map { "\($0.kind.rawValue) \($0.rule?.id ?? "-")" } ?? "none" }
+            #expect(outcomes == ["shown alert-shown", "notShown ephemeral-expired"], "\(outcomes)")
+        }
     }
 }
