@@ -2,10 +2,11 @@
 
 A provider keeps one connection open and sends the same payload push after push; the mock remembers per connection
 what the phone did with a payload like it. Between the two pushes this script moves the mock's clock with the control
-API (`POST /v1/clock {"advance": …}`), as a test of an App Clip's 8 hours does, so that the second push must be judged
-at the new time (with a provider token issued at the mock's new time, as a provider renews it within the hour). One JSON line per case with the apns-id the mock answered; exit 0 only when both pushes got 200 and
-the clock moved. The test that runs this script reads the outcomes, and the connection each push came on, from the
-mock's journal.
+API (`POST /v1/clock {"advance": …}`), as a test of an App Clip's 8 hours does, so that the second push must be
+judged at the new time (with a provider token issued at the mock's new time, as a provider renews it within the
+hour). One JSON line per case with the apns-id the mock answered; exit 0 only when both pushes got 200 and the clock
+moved. The test that runs this script reads the outcomes, and the connection each push came on, from the mock's
+journal.
 """
 
 import argparse

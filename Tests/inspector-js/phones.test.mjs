@@ -73,7 +73,8 @@ test("a phone record's change reads field by field, settings walked, released pu
     const restart = { kind: "phone", phone: "alice", action: "restart",
         before: { apps: { "com.example.app": { state: "forceQuit" } } },
         after: { apps: { "com.example.app": { state: "notRunning" } } } };
-    assert.deepEqual(changeLines(restart), ["restarted the phone", "app com.example.app state: forceQuit → notRunning"]);
+    assert.deepEqual(changeLines(restart),
+        ["restarted the phone", "app com.example.app state: forceQuit → notRunning"]);
     assert.deepEqual(changeLines({ action: "restart", before: {}, after: {} }), ["restarted the phone"]);
 });
 

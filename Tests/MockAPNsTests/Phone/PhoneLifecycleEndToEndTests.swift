@@ -12,6 +12,8 @@ import Testing
 struct PhoneLifecycleEndToEndTests {
     static let t = PhonePush.token
 
+    /// An App Clip on `visitor`, an app with the ephemeral authorization opened in 2020 on `ephemeral`, and a
+    /// force-quit, a foreground and a background app on `swiped`.
     static let world = """
         apps:
           - bundleID: com.example.clip
@@ -32,17 +34,20 @@ struct PhoneLifecycleEndToEndTests {
           - { token: \(t(82)), app: com.example.app, phone: swiped }
         """
 
+    /// Moves the mock's clock by `duration` (`POST /v1/clock`).
     static func advance(_ control: MockAPNsControlAPI, _ duration: String) async throws {
         let moved = try await ControlCurl.call("POST", control, "/v1/clock", body: #"{"advance": "\#(duration)"}"#)
         #expect(moved.status == 200, "\(moved.text)")
     }
 
+    /// An alert to the App Clip's token, whose answer must be APNs's 200.
     static func clip(_ server: MockAPNsServer, _ body: String = PhonePush.alert()) async throws -> PhonePush.Result {
         let result = try await PhonePush.send(server, to: t(80), body, topic: "com.example.clip")
         #expect(result.status == 200, "APNs's answer never changes: \(result.body)")
         return result
     }
 
+    /// A background push (priority 5) to token `n`.
     static func silent(_ server: MockAPNsServer, _ n: Int) async throws -> PhonePush.Result {
         try await PhonePush.send(server, to: t(n), PhonePush.background, type: "background", priority: "5")
     }
@@ -111,6 +116,7 @@ struct PhoneLifecycleEndToEndTests {
         }
     }
 
+    /// A phone `idle` under `inactiveAppAfter: 72h`.
     static let inactive = """
         phones:
           idle: {}

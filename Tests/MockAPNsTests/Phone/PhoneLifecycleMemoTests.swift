@@ -24,6 +24,7 @@ struct PhoneLifecycleMemoTests {
         ValidatorFixture().request(headers: ["apns-topic": "com.example.app"], body: PhonePush.alert(extra))
     }
 
+    /// An engine with the scenario `yaml` in force (its `loadedAt` set).
     static func engine(_ yaml: String) throws -> MockAPNsEngine {
         let scenario = try PhonePush.scenario(yaml)
         let engine = MockAPNsEngine(world: scenario.world, rules: [], journal: try Journal(capacity: 10))

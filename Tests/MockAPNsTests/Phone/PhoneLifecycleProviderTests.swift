@@ -14,9 +14,11 @@ import Testing
         if: ThirdPartyClients.venvExists || ThirdPartyClients.inCI,
         "needs .venv-clients/: run Tests/clients/setup.sh (.ci/run always does)"))
 struct PhoneLifecycleProviderTests {
+    /// The App Clip's token on the phone opened in 2020, and on the phone opened at the load.
     static let stale = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251961"
     static let fresh = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251962"
 
+    /// Two App Clip phones and the expectations `run` checks.
     static let scenario = """
         name: app-clip
         apps:
