@@ -28,4 +28,9 @@ extension MockAPNsControlClient {
         let path = "/v1/phones/\(Self.pathComponent(id))/apps/\(Self.pathComponent(bundleID))"
         return try Self.decode(try await call("PATCH", path, body: fields.jsonText), "phone")
     }
+
+    /// Restarts the phone `id` (`POST /v1/phones/{id}/restart`).
+    public func restartPhone(id: String) async throws -> PhoneSnapshot {
+        try Self.decode(try await call("POST", "/v1/phones/\(Self.pathComponent(id))/restart"), "phone")
+    }
 }

@@ -11,7 +11,8 @@ struct PhoneCommand: AsyncParsableCommand {
             ID is a phone id from the scenario's phones:, or one of its device tokens. Without a change it prints \
             the phone (GET /v1/phones/{id}); with one it changes it (PATCH /v1/phones/{id}, and \
             /v1/phones/{id}/apps/{bundle} for --app) and prints the result. `mock-apns phone alice --offline`; \
-            `mock-apns phone alice --app com.example.app --state forceQuit`; anything else with --set, the fields \
+            `mock-apns phone alice --app com.example.app --state forceQuit`; `mock-apns phone alice --restart` \
+            (POST /v1/phones/{id}/restart); anything else with --set, the fields \
             of a scenario's phones entry as JSON: --set '{"focus": {"name": "Sleep"}}'. Usage errors exit 2.
             """)
 
@@ -29,6 +30,11 @@ struct PhoneCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Unlock the phone.")
     var unlocked = false
+
+    @Flag(
+        name: .long,
+        help: "Restart the phone first (POST /v1/phones/{id}/restart): force-quit apps become notRunning.")
+    var restart = false
 
     @Option(name: .long, help: "Low Power Mode: on or off.")
     var lowPower: String?
@@ -87,6 +93,9 @@ struct PhoneCommand: AsyncParsableCommand {
         let client = control.client()
         let fields = try phoneFields()
         var phone: PhoneSnapshot?
+        if restart {
+            phone = try await controlCall { try await client.restartPhone(id: id) }
+        }
         if !fields.isEmpty {
             phone = try await controlCall { try await client.updatePhone(id: id, .object(fields)) }
         }

@@ -69,6 +69,7 @@ struct PhonePrinter {
         if app.locationAuthorization != .always { parts.append("location \(app.locationAuthorization.rawValue)") }
         if app.pttChannel == .left { parts.append("left its Push to Talk channel") }
         if !app.complicationOnFace { parts.append("complication not on the watch face") }
+        if let lastOpened = app.lastOpened { parts.append("last opened \(Timestamp.text(lastOpened))") }
         return parts.joined(separator: ", ")
     }
 

@@ -105,6 +105,29 @@ def test_force_quit_from_the_page_then_a_background_push_is_not_launched(page, m
     assert one(page, '[data-testid="phone-id"]').text == "alice"
 
 
+def test_restart_from_the_page_lets_a_force_quit_app_launch_again(page, mock, alice):
+    mock.push(token=ALICE)
+    open_phone(page, mock, "alice")
+    app = f'[data-testid="phone-app"][data-bundle="{APP}"]'
+    assert one(page, f'{app} [data-testid="app-last-opened"]').text.endswith("Z"), "lastOpened is shown as a time"
+    one(page, f'{app} [data-testid="app-force-quit"]').click()
+    wait_for(page, lambda d: one(d, f'{app} [data-testid="app-state-now"]').text == "forceQuit", 5,
+             "the app's state did not become forceQuit")
+    assert background_push(mock)["device"]["outcome"] == "notLaunched"
+    one(page, '[data-testid="phone-restart"]').click()
+    wait_for(page, lambda d: one(d, f'{app} [data-testid="app-state-now"]').text == "notRunning", 5,
+             "the restart did not make the force-quit app notRunning")
+    assert "Restarted the phone" in one(page, '[data-testid="phone-answer"]').text
+    change = mock.records("?q=kind:phone")[-1]
+    assert change["action"] == "restart", change
+    wait_for(page, lambda d: ("change", str(change["sequence"]), "") in timeline(d), 10,
+             "the restart did not show on the phone's timeline")
+    entry = css(page, f'[data-testid="phone-timeline-entry"][data-seq="{change["sequence"]}"]')[0]
+    assert "restarted the phone" in entry.text and f"app {APP} state: forceQuit → notRunning" in entry.text
+    pushed = background_push(mock)
+    assert pushed["device"]["outcome"] == "launched", pushed["device"]
+
+
 def test_a_phone_taken_offline_from_the_page_stores_the_next_push(page, mock, alice):
     open_phone(page, mock, "alice")
     one(page, '[data-testid="phone-online"]').click()

@@ -70,6 +70,12 @@ test("a phone record's change reads field by field, settings walked, released pu
     assert.deepEqual(changeLines({ before: { focus: { name: "Sleep" } }, after: { focus: null } }),
         ['focus: {"name":"Sleep"} → off']);
     assert.deepEqual(changeLines({ before: { online: true }, after: { online: false } }), ["online: true → false"]);
+    const restart = { kind: "phone", phone: "alice", action: "restart",
+        before: { apps: { "com.example.app": { state: "forceQuit" } } },
+        after: { apps: { "com.example.app": { state: "notRunning" } } } };
+    assert.deepEqual(changeLines(restart),
+        ["restarted the phone", "app com.example.app state: forceQuit → notRunning"]);
+    assert.deepEqual(changeLines({ action: "restart", before: {}, after: {} }), ["restarted the phone"]);
 });
 
 test("the newest change of each phone is kept", () => {

@@ -25,6 +25,9 @@ extension ControlHandlers {
                 fields)
             return ControlResponse.json(phone.json)
         }
+        router.post("/v1/phones/{id}/restart") { _, context in
+            ControlResponse.json(try await self.server.restartPhone(id: Self.pathParameter("id", of: context)).json)
+        }
     }
 
     /// A `PATCH` body: a JSON object of the fields to change.

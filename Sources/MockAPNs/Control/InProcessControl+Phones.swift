@@ -67,10 +67,25 @@ extension InProcessControl {
         }
     }
 
+    /// Restarts the phone `id` (a phone id or one of its tokens): the person's "turn off, turn on" (phone.md §2).
+    /// Every app it lists that was force-quit or in the foreground is `notRunning` after it (not launched since
+    /// boot), so background pushes launch a force-quit app again; the rest of its state stays. Recorded as a
+    /// `phone` record with `"action": "restart"`, even when no app changed; a 404 for an unknown phone.
+    public func restartPhone(id: String) async throws -> PhoneSnapshot {
+        try await change(id, app: nil, action: "restart") { state in
+            var restarted = state
+            for (bundle, app) in state.apps where app.state == .forceQuit || app.state == .foreground {
+                restarted.apps[bundle]?.state = .notRunning
+            }
+            return restarted
+        }
+    }
+
     /// Applies `change` to the phone `given` under the registry's lock, with the person's actions it implies
-    /// (phone.md §2), records it, and answers the phone after it.
+    /// (phone.md §2), records it (always when it is an `action` such as `restart`, else when something changed),
+    /// and answers the phone after it.
     private func change(
-        _ given: String, app: String?, _ change: (PhoneState) throws -> PhoneState
+        _ given: String, app: String?, action: String? = nil, _ change: (PhoneState) throws -> PhoneState
     ) async throws -> PhoneSnapshot {
         let world = engine.world
         guard let target = resolvePhone(given, world: world) else { throw Self.unknownPhone(given) }
@@ -100,9 +115,10 @@ extension InProcessControl {
             throw MockAPNsControlError.badRequest((error.field.isEmpty ? "" : error.field + ": ") + error.message)
         case .failure(let error): throw MockAPNsControlError.badRequest("\(error)")
         }
-        let (was, becomes) = Self.difference(before, after)
-        if !was.isEmpty || !released.isEmpty {
+        let (was, becomes) = Self.difference(before, after, loadedAt: setup.loadedAt)
+        if !was.isEmpty || !released.isEmpty || action != nil {
             var members: [(String, JSONValue)] = [("phone", .string(target.id))]
+            if let action { members.append(("action", .string(action))) }
             if let app { members.append(("app", .string(app))) }
             members += [("before", .object(was)), ("after", .object(becomes))]
             if !released.isEmpty {
@@ -118,12 +134,20 @@ extension InProcessControl {
         return snapshots(of: [target], world: world)[0]
     }
 
-    /// What the person's change does beside itself (phone.md §2): opening an app launches its held background push
-    /// and force-quitting it drops it, the end of Low Power Mode launches the pushes it held (`Phone.releaseHeld`);
-    /// installing an app again puts its token back in use. Answers the pushes let go and their events.
+    /// What the person's change does beside itself (phone.md §2): opening an app sets its `lastOpened` (unless the
+    /// change sets it) and launches its held background push, force-quitting it drops it, the end of Low Power
+    /// Mode launches the pushes it held (`Phone.releaseHeld`); installing an app again puts its token back in use.
+    /// Answers the pushes let go and their events.
     private static func personActions(
         _ phone: inout Phone, from before: PhoneState, now: Date
     ) -> ([(String, UInt64?)], [DeviceEvent]) {
+        // "state: foreground opens the app (…, sets lastOpened, …)" (phone.md §2).
+        for (bundle, app) in phone.state.apps where app.state == .foreground {
+            let was = before.app(bundle)
+            if was.state != .foreground && app.lastOpened == was.lastOpened {
+                phone.state.apps[bundle]?.lastOpened = now
+            }
+        }
         // An app installed again starts afresh: its token is in use (phone.md §1 step 1).
         for bundle in phone.uninstalledReached.keys where phone.state.app(bundle).installed {
             phone.uninstalledReached[bundle] = nil
@@ -133,14 +157,24 @@ extension InProcessControl {
     }
 
     /// The members of the two states that differ, each side: the phone's fields, and under `apps` each app whose
-    /// fields differ.
+    /// fields differ (`lastOpened` resolved against `loadedAt`).
     private static func difference(
-        _ before: PhoneState, _ after: PhoneState
+        _ before: PhoneState, _ after: PhoneState, loadedAt: Date
     ) -> ([(String, JSONValue)], [(String, JSONValue)]) {
         func object(_ state: PhoneState) -> [(String, JSONValue)] {
             guard case .object(var members) = state.json else { return [] }
             let bundles = Set(before.apps.keys).union(after.apps.keys).sorted()
-            members.append(("apps", .object(bundles.map { ($0, state.app($0).json) })))
+            members.append(
+                (
+                    "apps",
+                    .object(
+                        bundles.map { bundle in
+                            // `lastOpened` as a time: the load time until the person opens the app.
+                            var app = state.app(bundle)
+                            app.lastOpened = app.lastOpened(loadedAt: loadedAt)
+                            return (bundle, app.json)
+                        })
+                ))
             return members
         }
         return diff(object(before), object(after))

@@ -134,6 +134,10 @@ public protocol MockAPNsControl: Sendable {
     /// entry (`["state": "forceQuit"]`); as `updatePhone`.
     func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot
 
+    /// Restarts the phone `id` (`POST /v1/phones/{id}/restart`): its force-quit and foreground apps become
+    /// `notRunning`; recorded as a `phone` record. Throws `MockAPNsControlError` (404 for an unknown phone).
+    func restartPhone(id: String) async throws -> PhoneSnapshot
+
     /// Every live broadcast channel (declared, then created, oldest first), with the broadcasts it took and the
     /// message it keeps (`GET /v1/channels`).
     func channels() async throws -> [ChannelSnapshot]

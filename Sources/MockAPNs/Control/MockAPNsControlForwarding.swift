@@ -115,6 +115,11 @@ extension MockAPNsControlForwarding {
         try await forwardedControl.updatePhoneApp(id: id, bundleID: bundleID, fields)
     }
 
+    /// Restarts the phone `id`.
+    public func restartPhone(id: String) async throws -> PhoneSnapshot {
+        try await forwardedControl.restartPhone(id: id)
+    }
+
     /// Every live broadcast channel.
     public func channels() async throws -> [ChannelSnapshot] { try await forwardedControl.channels() }
 

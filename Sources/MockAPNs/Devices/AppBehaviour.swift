@@ -56,6 +56,9 @@ public struct AppBehaviour: Sendable {
     public var entitlements: Set<Entitlement>?
     /// The background modes; `nil`: not declared (assumed present).
     public var backgroundModes: Set<BackgroundMode>?
+    /// Whether the app is an App Clip: its notification permission lasts 8 hours after each launch
+    /// (`ephemeral-expired`), and it has no notification service extension (`nse-app-clip`).
+    public var appClip = false
     /// What the foreground delegate does.
     public var willPresent = WillPresent.noDelegate
     /// The notification categories the app registers at launch; `nil`: not checked.
@@ -80,7 +83,7 @@ public struct AppBehaviour: Sendable {
 
     /// Whether the scenario declares nothing about the app: its pushes take the default walk.
     public var isUndeclared: Bool {
-        entitlements == nil && backgroundModes == nil && willPresent == .noDelegate && categories == nil
+        entitlements == nil && backgroundModes == nil && !appClip && willPresent == .noDelegate && categories == nil
             && sounds == nil && serviceExtension.isUndeclared && backgroundHandler.isPlain(.completes)
             && voip.isPlain(VoIPHandling(reports: true)) && pushToTalk.isPlain(.activeParticipant)
             && locationExtension.isPlain(.completes) && fileProviderDomains == nil

@@ -68,7 +68,14 @@ public struct AppOnPhone: Sendable, Hashable {
     public var pttChannel = PTTChannel.joined
     /// Whether the app's complication is on the paired watch's face.
     public var complicationOnFace = true
+    /// When the person last opened the app, on the mock's clock; `nil`: when the scenario was loaded
+    /// (`PhoneSetup.loadedAt`). `background-app-inactive` and an App Clip's 8 hours (`ephemeral-expired`) count
+    /// from it.
+    public var lastOpened: Date?
 
     /// An installed app in the background, authorized, every setting on: the default.
     public init() {}
+
+    /// When the app was last opened, `loadedAt` (the scenario's load) unless the phone says otherwise.
+    public func lastOpened(loadedAt: Date) -> Date { lastOpened ?? loadedAt }
 }

@@ -31,6 +31,9 @@ extension DeviceRule {
 
     /// `authorization: notDetermined`: nothing is shown.
     public static let notAuthorized = DeviceRule("not-authorized", .doc, "UNAuthorizationStatus")
+    /// An App Clip (or an `ephemeral` authorization) more than 8 hours after it was last opened: nothing is shown.
+    public static let ephemeralExpired = DeviceRule(
+        "ephemeral-expired", .doc, "UNAuthorizationStatus.ephemeral, Enabling notifications in App Clips")
     /// `authorization: provisional`: Notification Center only, quietly.
     public static let provisional = DeviceRule("provisional", .doc, "*Asking permission*")
     /// `interruption-level: passive`: no sound, banner or screen wake.
@@ -113,6 +116,8 @@ extension DeviceRule {
     public static let nseSuppressed = DeviceRule("nse-suppressed", .seen, "forums/696068")
     /// The extension handed back empty content without the filtering entitlement: the original is shown (warning).
     public static let nseSuppressNoEntitlement = DeviceRule("nse-suppress-no-entitlement", .seen, "forums/696068")
+    /// An App Clip has no service extension: the content is shown as sent (a note).
+    public static let nseAppClip = DeviceRule("nse-app-clip", .seen, "OneSignal \"App Clip support\"")
 
     // MARK: Background (phone.md §4)
 
@@ -127,6 +132,9 @@ extension DeviceRule {
     public static let backgroundModeMissing = DeviceRule("background-mode-missing", .doc, "*Background updates*")
     /// Background App Refresh is off.
     public static let backgroundRefreshOff = DeviceRule("background-refresh-off", .doc, "WWDC20-10063")
+    /// Not opened for `inactiveAppAfter`: not launched.
+    public static let backgroundAppInactive = DeviceRule(
+        "background-app-inactive", .seen, "forums/776933; open (inactiveAppAfter)")
     /// Priority 10 on a background push (APNs answered 200).
     public static let backgroundPriorityTen = DeviceRule(
         "background-priority-10", .seen, "forums/745345; doc, *Sending*; open: WWDC19-707")
@@ -251,16 +259,18 @@ extension DeviceRule {
     public static let all: [DeviceRule] = [
         .appUninstalled, .notificationsDisabled, .expirationZeroRetry, .storedOffline, .expirationZeroLate,
         .expirationZeroOffline, .storageReplaced, .storageDelivered, .storageExpired, .storedPower,
-        .notAuthorized, .provisional, .passive, .nothingToShow, .badgeOnly, .foregroundNotPresented,
+        .notAuthorized, .ephemeralExpired, .provisional, .passive, .nothingToShow, .badgeOnly,
+        .foregroundNotPresented,
         .foregroundListOnly, .alertsOffListOnly, .alertsOff, .criticalAlert, .alertShown, .focusTimeSensitive,
         .focusNotAllowed, .focusFilter, .scheduledSummary, .criticalNoEntitlement, .timeSensitiveNoEntitlement,
         .criticalNotAllowed, .timeSensitiveOff, .soundOff, .badgeOff, .previewHidden, .foregroundPresented,
         .soundNotBundled, .soundUnplayable, .collapseReplaced, .categoryUnknown,
         .nseNoAlert, .nseAlertsOff, .nseNone, .nseUndeclared, .nseModified,
         .nseExpiredFallback, .nseExpiredOriginal, .nseKilled, .nseLockedData, .nseSuppressed,
-        .nseSuppressNoEntitlement,
+        .nseSuppressNoEntitlement, .nseAppClip,
         .backgroundForeground, .backgroundLaunched, .backgroundForceQuit, .backgroundModeMissing,
-        .backgroundRefreshOff, .backgroundPriorityTen, .backgroundOverRate, .backgroundLowPower, .backgroundBudget,
+        .backgroundRefreshOff, .backgroundAppInactive, .backgroundPriorityTen, .backgroundOverRate, .backgroundLowPower,
+        .backgroundBudget,
         .backgroundCoalesced, .backgroundHeldLaunched, .backgroundHeldDiscarded, .backgroundHandlerTimeout,
         .voipReported, .voipCallSilenced, .voipNotReported, .voipNoReportNeeded, .voipSuspensionRisk, .voipSuspended,
         .pttNoChannel, .pttForceQuit, .pttActiveParticipant, .pttLeaveChannel, .locationNoEntitlement,

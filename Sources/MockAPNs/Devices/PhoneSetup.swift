@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fixed part of the simulated phone, as the running scenario declares it: the settings (`simulation:`) and
 /// what each app's code does (the phone fields of `apps:`).
 ///
@@ -10,14 +12,16 @@ public struct PhoneSetup: Sendable {
     private final class Storage: Sendable {
         let settings: SimulationSettings
         let apps: [String: AppBehaviour]
+        let loadedAt: Date
 
-        init(settings: SimulationSettings, apps: [String: AppBehaviour]) {
+        init(settings: SimulationSettings, apps: [String: AppBehaviour], loadedAt: Date) {
             self.settings = settings
             self.apps = apps
+            self.loadedAt = loadedAt
         }
     }
 
-    private var storage = Storage(settings: SimulationSettings(), apps: [:])
+    private var storage = Storage(settings: SimulationSettings(), apps: [:], loadedAt: Date())
 
     /// The defaults, no app declared.
     public init() {}
@@ -25,13 +29,20 @@ public struct PhoneSetup: Sendable {
     /// The settings for what Apple leaves open.
     public var settings: SimulationSettings {
         get { storage.settings }
-        set { storage = Storage(settings: newValue, apps: storage.apps) }
+        set { storage = Storage(settings: newValue, apps: storage.apps, loadedAt: storage.loadedAt) }
     }
 
     /// What each app's code does, by bundle id; an app not listed declares nothing.
     public var apps: [String: AppBehaviour] {
         get { storage.apps }
-        set { storage = Storage(settings: storage.settings, apps: newValue) }
+        set { storage = Storage(settings: storage.settings, apps: newValue, loadedAt: storage.loadedAt) }
+    }
+
+    /// When the scenario was put in force (a load or a reset), on the mock's clock: an app's `lastOpened` until
+    /// the person opens it (phone.md §2).
+    public var loadedAt: Date {
+        get { storage.loadedAt }
+        set { storage = Storage(settings: storage.settings, apps: storage.apps, loadedAt: newValue) }
     }
 
     /// Whether the phone plays every push type (`simulation.enabled`): read on every push.

@@ -69,8 +69,8 @@ extension NotificationSettings: JSONMapped {
 
 extension PhoneSnapshot.App: JSONMapped {
     /// `{"bundleID", "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger",
-    /// "voipFailures", "locationAuthorization", "pttChannel", "complicationOnFace", "badge", "held", "stored",
-    /// "complicationBudgetUsed", "widgetBudgetUsed", "threads", "notificationCount", "notifications"}`.
+    /// "voipFailures", "locationAuthorization", "pttChannel", "complicationOnFace", "lastOpened", "badge", "held",
+    /// "stored", "complicationBudgetUsed", "widgetBudgetUsed", "threads", "notificationCount", "notifications"}`.
     public static let jsonMapping = JSONMapping<PhoneSnapshot.App, PhoneSnapshot.App>(
         PhoneSnapshot.App(
             bundleID: "", onPhone: AppOnPhone(), badge: nil, notificationCount: 0, notifications: [], held: nil),
@@ -86,6 +86,7 @@ extension PhoneSnapshot.App: JSONMapped {
             .member("locationAuthorization", \.onPhone.locationAuthorization, .rawValue),
             .member("pttChannel", \.onPhone.pttChannel, .rawValue),
             .member("complicationOnFace", \.onPhone.complicationOnFace, .bool),
+            .member("lastOpened", \.onPhone.lastOpened, .optional(.timestamp)),
             .member("badge", \.badge, .optional(.integer)),
             .member("held", \.held, .optional(.object)),
             .member("stored", \.stored, .compactArray(.object)),
@@ -178,7 +179,8 @@ extension PhoneSnapshot.Notification {
 
 extension AppOnPhone: JSONMapped {
     /// `{"installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger", "voipFailures",
-    /// "locationAuthorization", "pttChannel", "complicationOnFace"}`.
+    /// "locationAuthorization", "pttChannel", "complicationOnFace", "lastOpened"}`: `lastOpened` `null` for the
+    /// scenario's load time.
     public static let jsonMapping = JSONMapping<AppOnPhone, AppOnPhone>(
         AppOnPhone(),
         [
@@ -192,5 +194,6 @@ extension AppOnPhone: JSONMapped {
             .member("locationAuthorization", \.locationAuthorization, .rawValue),
             .member("pttChannel", \.pttChannel, .rawValue),
             .member("complicationOnFace", \.complicationOnFace, .bool),
+            .member("lastOpened", \.lastOpened, .optional(.timestamp)),
         ])
 }

@@ -163,8 +163,11 @@ extension PhoneSnapshot {
         }
         apps = bundles.sorted().map { bundle in
             let list = lists[bundle] ?? []
+            // When the person last opened it: the scenario's load time until they open it.
+            var onPhone = phone.state.app(bundle)
+            onPhone.lastOpened = onPhone.lastOpened(loadedAt: setup.loadedAt)
             var app = App(
-                bundleID: bundle, onPhone: phone.state.app(bundle), badge: badges[bundle],
+                bundleID: bundle, onPhone: onPhone, badge: badges[bundle],
                 notificationCount: counts[bundle] ?? 0, notifications: list,
                 held: phone.held[bundle].map { Held(sequence: $0.sequence, at: $0.at, rule: $0.rule) })
             app.stored = phone.stored(for: bundle).map {

@@ -27,8 +27,9 @@ extension PhoneWalk {
         var hasText: Bool { title != nil || subtitle != nil || body != nil }
     }
 
-    /// The alert walk (phone.md §4, Alert): authorization → the service extension → something to show → the
-    /// foreground delegate → the settings → the level → a Focus → the summary → shown; `provisional` caps it.
+    /// The alert walk (phone.md §4, Alert): authorization and an App Clip's 8 hours → the service extension →
+    /// something to show → the foreground delegate → the settings → the level → a Focus → the summary → shown;
+    /// `provisional` caps it.
     mutating func alert(on phone: inout Phone) -> DeviceOutcome {
         let appState = phone.state.app(bundleID)
         var content = AlertContent(facts)
@@ -52,6 +53,8 @@ extension PhoneWalk {
                 .notShown, .notAuthorized,
                 "\(bundleID) has not asked for permission to notify (authorization notDetermined): nothing is shown")
         }
+        // "An App Clip counts as authorized for 8 h after each launch" (doc, Enabling notifications in App Clips).
+        if let expired = ephemeralStep(appState) { return expired }
         if facts.mutableContent, let refusal = serviceExtension(&content, phone: phone, appState: appState) {
             return refusal
         }

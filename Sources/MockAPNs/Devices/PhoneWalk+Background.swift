@@ -33,7 +33,7 @@ extension PhoneWalk {
     }
 
     /// The background walk (phone.md §4, Background): foreground → force-quit → background mode → Background App
-    /// Refresh → priority 10 → Low Power Mode → the budget → launched.
+    /// Refresh → not opened for `inactiveAppAfter` → priority 10 → Low Power Mode → the budget → launched.
     private mutating func launchStep(on phone: inout Phone, countsAgainstBudget: Bool) -> Step {
         let appState = phone.state.app(bundleID)
         if appState.state == .foreground {
@@ -57,6 +57,8 @@ extension PhoneWalk {
                 .notLaunched, .backgroundRefreshOff,
                 "Background App Refresh is off for \(bundleID): it is not launched")
         }
+        // "not opened for inactiveAppAfter" (seen, forums/776933; open: how long).
+        if let inactive = inactiveStep(appState) { return inactive }
         // "background: priority 5; Apple calls priority 10 an error" (apns-reference.md §3): the push type's rule.
         if pushType == .background, priority == 10 {
             let text =

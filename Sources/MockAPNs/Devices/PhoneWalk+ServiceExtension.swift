@@ -22,6 +22,13 @@ extension PhoneWalk {
                 "alerts are off for \(bundleID): the service extension does not run")
             return nil
         }
+        // "App Clips do not support Notification Service Extensions" (seen, OneSignal "App Clip support").
+        if app.appClip {
+            modifier(
+                .nseAppClip, warning: false,
+                "\(bundleID) is an App Clip, and App Clips have no service extension: the content is shown as sent")
+            return nil
+        }
         if appState.authorization == .provisional, self.settings.serviceExtensionWhenProvisional == .skip {
             notes.append("open: serviceExtensionWhenProvisional = skip: the service extension does not run")
             return nil

@@ -26,6 +26,8 @@ struct PhoneWalk {
     let settings: SimulationSettings
     /// The mock's clock when the push arrived.
     let now: Date
+    /// When the scenario was loaded: an app's `lastOpened` until the person opens it.
+    let loadedAt: Date
 
     /// Every rule that fired so far, in order.
     var trace: [DeviceRule] = []
@@ -46,6 +48,9 @@ struct PhoneWalk {
     var events: [DeviceEvent] = []
     /// When the token went out of use: set when APNs answers 410 instead of 200 (an uninstalled app).
     var unregisteredSince: Date?
+    /// Whether the outcome counted from the app's `lastOpened` (an App Clip's 8 hours, `inactiveAppAfter`): it
+    /// then changes as the clock moves, so the connection's memo must not keep it for the next push like it.
+    var readLastOpened = false
     /// Why the push reaches the phone late (from storage, within `expirationZeroGrace`); `nil` when it arrives as
     /// sent. A late VoIP push need not be reported under `voipMustReport: ios26`.
     var late: String?
@@ -53,7 +58,7 @@ struct PhoneWalk {
     /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`.
     init(
         request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, token: String,
-        app: AppBehaviour, settings: SimulationSettings, now: Date
+        app: AppBehaviour, settings: SimulationSettings, now: Date, loadedAt: Date
     ) {
         self.request = request
         self.facts = facts
@@ -64,6 +69,7 @@ struct PhoneWalk {
         self.app = app
         self.settings = settings
         self.now = now
+        self.loadedAt = loadedAt
         self.payload = .some(facts.payload)
     }
 

@@ -49,6 +49,10 @@ public struct SimulationSettings: Sendable, Hashable {
     }
     /// `backgroundPriorityTen`.
     public var backgroundPriorityTen = PriorityTen.launch
+    /// How long after the person last opened an app (`lastOpened`) background pushes stop launching it
+    /// (`background-app-inactive`), in seconds; `nil`: never (open: forums/776933 says iOS weighs how recently an app
+    /// was used, and names no number).
+    public var inactiveAppAfter: TimeInterval?
     /// After how many unreported VoIP pushes iOS stops launching the app; `nil`: never (a warning from the 2nd).
     public var voipSuspendAfter: Int?
     /// When a VoIP push must be reported as a call.

@@ -23,14 +23,16 @@ extension MockAPNsEngine {
         let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
         let walk = PhoneWalk(
             request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID,
-            token: token.hex, app: app, settings: setup.settings, now: now)
+            token: token.hex, app: app, settings: setup.settings, now: now, loadedAt: setup.loadedAt)
         if fastPath {
             var defaultPhone = Phone(id: phoneID, declared: false, state: PhoneState())
             var tried = walk
             guard let outcome = tried.run(on: &defaultPhone) else { return nil }
             if !tried.changed {
                 let box = DeviceOutcomeBox(outcome)
-                if app.hasNoCases { memo.keepDefaultPhoneOutcome(box, for: request, pushType: pushType) }
+                if app.hasNoCases, !tried.readLastOpened {
+                    memo.keepDefaultPhoneOutcome(box, for: request, pushType: pushType)
+                }
                 return box
             }
         }

@@ -8,7 +8,12 @@ extension MockAPNsEngine {
     /// The one place a scenario becomes the engine's state: a server start, a reset and `PUT /v1/scenario` call it.
     /// The journal and the clock are not the scenario's: a reset and a load clear the journal themselves.
     public func apply(_ scenario: Scenario) {
-        updateWorld { $0 = scenario.world }
+        let loadedAt = clock.now()
+        updateWorld { world in
+            world = scenario.world
+            // The apps' `lastOpened` counts from here until the person opens them (phone.md §2).
+            world.phone.loadedAt = loadedAt
+        }
         rules.replaceRules(scenario.rules)
         setActivityConfig(types: scenario.activityTypes, settings: scenario.liveActivity)
         setTokenUpload(scenario.tokenUpload)

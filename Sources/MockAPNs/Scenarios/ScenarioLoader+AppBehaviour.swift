@@ -3,11 +3,11 @@ import Foundation
 extension ScenarioLoader.Reader {
     /// The fields of an `apps:` entry that say what the app's code does (phone.md §3).
     static let appBehaviourFields = [
-        "entitlements", "backgroundModes", "willPresent", "categories", "sounds", "serviceExtension",
+        "entitlements", "backgroundModes", "appClip", "willPresent", "categories", "sounds", "serviceExtension",
         "backgroundHandler", "voip", "pushToTalk", "locationExtension", "fileProviderDomains",
     ]
     /// The app fields of phone.md §3 this version does not simulate yet.
-    static let appBehaviourFieldsNotYet = ["appClip", "payload"]
+    static let appBehaviourFieldsNotYet = ["payload"]
     /// The most File Provider domains an app may declare.
     static let fileProviderDomainLimit = 1_000
     /// The fields of `serviceExtension`.
@@ -42,6 +42,7 @@ extension ScenarioLoader.Reader {
         var app = AppBehaviour()
         if let value = fields["entitlements"] { app.entitlements = try names(value) }
         if let value = fields["backgroundModes"] { app.backgroundModes = try names(value) }
+        if let value = fields["appClip"] { app.appClip = try value.bool() }
         if let value = fields["willPresent"] { app.willPresent = try willPresent(value) }
         if let value = fields["categories"] {
             var categories = Set<String>()
@@ -219,6 +220,7 @@ extension AppBehaviour {
         }
         if let entitlements { members.append(("entitlements", names(entitlements))) }
         if let backgroundModes { members.append(("backgroundModes", names(backgroundModes))) }
+        if appClip { members.append(("appClip", .bool(true))) }
         switch willPresent {
         case .noDelegate: break
         case .notImplemented: members.append(("willPresent", "notImplemented"))

@@ -8,10 +8,8 @@ extension ScenarioLoader.Reader {
     /// The fields of an app on a phone.
     static let appOnPhoneFields = [
         "installed", "state", "authorization", "settings", "backgroundAppRefresh", "debugger", "voipFailures",
-        "locationAuthorization", "pttChannel", "complicationOnFace",
+        "locationAuthorization", "pttChannel", "complicationOnFace", "lastOpened",
     ]
-    /// The app-on-phone fields of phone.md §2 this version does not simulate yet.
-    static let appOnPhoneFieldsNotYet = ["lastOpened"]
     /// The fields of an app's `settings`.
     static let notificationSettingsFields = NotificationSettings.switchNames + ["showPreviews"]
     /// How many VoIP failures a phone may be declared with.
@@ -99,10 +97,7 @@ extension ScenarioLoader.Reader {
     /// An app on a phone, its fields written over `base`.
     func appOnPhone(_ field: Field, onto base: AppOnPhone) throws(ScenarioError) -> AppOnPhone {
         if field.isNull { return base }
-        let fields = try field.mapping(known: Self.appOnPhoneFields + Self.appOnPhoneFieldsNotYet)
-        for (name, value) in fields.entries where Self.appOnPhoneFieldsNotYet.contains(name) {
-            throw value.error(Self.notYet(name))
-        }
+        let fields = try field.mapping(known: Self.appOnPhoneFields)
         var app = base
         if let value = fields["installed"] { app.installed = try value.bool() }
         if let value = fields["state"] { app.state = try choice(value) }
@@ -123,6 +118,10 @@ extension ScenarioLoader.Reader {
         if let value = fields["locationAuthorization"] { app.locationAuthorization = try choice(value) }
         if let value = fields["pttChannel"] { app.pttChannel = try choice(value) }
         if let value = fields["complicationOnFace"] { app.complicationOnFace = try value.bool() }
+        // A time as `since` takes it; `null`: back to the scenario's load time.
+        if let entry = fields.entries.first(where: { $0.key == "lastOpened" }) {
+            app.lastOpened = entry.field.isNull ? nil : try date(entry.field)
+        }
         return app
     }
 }
@@ -167,6 +166,7 @@ extension AppOnPhone {
         }
         if pttChannel != defaults.pttChannel { members.append(("pttChannel", .string(pttChannel.rawValue))) }
         if !complicationOnFace { members.append(("complicationOnFace", .bool(false))) }
+        if let lastOpened { members.append(("lastOpened", .string(Timestamp.text(lastOpened)))) }
         return .object(members)
     }
 }

@@ -4,17 +4,12 @@ extension ScenarioLoader.Reader {
     /// The fields of `simulation:`, one per `SimulationSettings` setting.
     static let simulationFields = [
         "enabled", "backgroundWhenDenied", "backgroundBudget", "backgroundBudgetWindow", "backgroundBudgetCountsAlerts",
-        "heldRelease", "powerStorage", "backgroundPriorityTen", "voipSuspendAfter", "voipMustReport",
+        "heldRelease", "powerStorage", "backgroundPriorityTen", "inactiveAppAfter", "voipSuspendAfter",
+        "voipMustReport",
         "criticalWithoutEntitlement", "timeSensitiveWithoutEntitlement", "serviceExtensionMemoryLimit",
         "serviceExtensionWhenProvisional", "storageKeeps", "storageSlot", "storageWithoutExpiration",
         "expirationZeroGrace", "unregisteredAfter", "notificationCenterLimit", "pttAfterForceQuit",
         "complicationPerDay", "widgetPushesPerDay",
-    ]
-
-    /// The settings of phone.md §6 this version does not simulate yet: named, so that a file written for the whole
-    /// page gets a clear refusal rather than "unknown field".
-    static let simulationFieldsNotYet = [
-        "inactiveAppAfter",
     ]
 
     /// The budget window: a second to a day.
@@ -25,6 +20,8 @@ extension ScenarioLoader.Reader {
     static let storageRange = Duration.seconds(1)...Duration.seconds(30 * 86_400)
     /// `expirationZeroGrace`: none to an hour.
     static let zeroGraceRange = Duration.zero...Duration.seconds(3600)
+    /// `inactiveAppAfter`: a minute to a year.
+    static let inactiveAppRange = Duration.seconds(60)...Duration.seconds(366 * 86_400)
     /// `unregisteredAfter`: at once to a year.
     static let unregisteredRange = Duration.zero...Duration.seconds(366 * 86_400)
 
@@ -39,11 +36,8 @@ extension ScenarioLoader.Reader {
 
     /// The `simulation` section: the phone's settings for what Apple leaves open.
     func simulation(_ field: Field) throws(ScenarioError) -> SimulationSettings {
-        let fields = try field.mapping(known: Self.simulationFields + Self.simulationFieldsNotYet)
+        let fields = try field.mapping(known: Self.simulationFields)
         var settings = SimulationSettings()
-        for (name, value) in fields.entries where Self.simulationFieldsNotYet.contains(name) {
-            throw value.error(Self.notYet(name))
-        }
         if let value = fields["enabled"] { settings.enabled = try value.bool() }
         if let value = fields["backgroundWhenDenied"] { settings.backgroundWhenDenied = try choice(value) }
         if let value = fields["backgroundBudget"] {
@@ -58,6 +52,13 @@ extension ScenarioLoader.Reader {
         if let value = fields["heldRelease"] { settings.heldRelease = try choice(value) }
         if let value = fields["powerStorage"] { settings.powerStorage = try choice(value) }
         if let value = fields["backgroundPriorityTen"] { settings.backgroundPriorityTen = try choice(value) }
+        if let value = fields["inactiveAppAfter"] {
+            if case .scalar(let scalar) = value.node, scalar.string == "off", !value.isQuoted {
+                settings.inactiveAppAfter = nil
+            } else {
+                settings.inactiveAppAfter = DurationText.seconds(try duration(value, in: Self.inactiveAppRange))
+            }
+        }
         if let value = fields["voipSuspendAfter"] { settings.voipSuspendAfter = try count(value, orWord: "off") }
         if let value = fields["voipMustReport"] { settings.voipMustReport = try choice(value) }
         if let value = fields["criticalWithoutEntitlement"] { settings.criticalWithoutEntitlement = try choice(value) }
@@ -157,6 +158,9 @@ extension SimulationSettings {
         add("heldRelease", heldRelease, defaults.heldRelease) { .string($0.rawValue) }
         add("powerStorage", powerStorage, defaults.powerStorage) { .string($0.rawValue) }
         add("backgroundPriorityTen", backgroundPriorityTen, defaults.backgroundPriorityTen) { .string($0.rawValue) }
+        add("inactiveAppAfter", inactiveAppAfter, defaults.inactiveAppAfter) {
+            $0.map { .string(ScenarioLoader.Reader.durationText($0)) } ?? .string("off")
+        }
         add("voipSuspendAfter", voipSuspendAfter, defaults.voipSuspendAfter, count("off"))
         add("voipMustReport", voipMustReport, defaults.voipMustReport) { .string($0.rawValue) }
         add("criticalWithoutEntitlement", criticalWithoutEntitlement, defaults.criticalWithoutEntitlement) {

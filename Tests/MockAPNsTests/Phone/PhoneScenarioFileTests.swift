@@ -66,9 +66,13 @@ struct PhoneScenarioFileTests {
                 server, to: Self.token(12), #"{"mdm":"8F1D2A5B"}"#, type: "mdm",
                 topic: "com.apple.mgmt.External.5f3a4a0e-1c1f-4a8e-9b6e-0f2c3d4e5f60")
             #expect(mdm.kindAndRule == "delivered mdm-checkin", "\(mdm.body)")
+            let clip = try await PhonePush.send(
+                server, to: Self.token(13), PhonePush.alert(), topic: "com.example.clip")
+            #expect(clip.kindAndRule == "notShown ephemeral-expired", "\(clip.device?.reason ?? "")")
+            #expect(try await silent(14) == "notLaunched background-app-inactive")
             let report = server.verify(startedAt: nil)
             #expect(report.passed, "\(report)")
-            #expect(report.items.count == 24)
+            #expect(report.items.count == 26)
         }
     }
 }

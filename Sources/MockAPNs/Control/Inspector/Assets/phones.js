@@ -120,10 +120,13 @@ function valueText(value) {
 /**
  * A `phone` record's change in words, one line per field: `online: true → false`, `app com.example.app state:
  * background → forceQuit`, `released #12 held for com.example.app`. Nested objects (`settings`) are walked field by
- * field; an app's fields (under `apps.<bundle>`, or the record's `app`) are named with the app.
+ * field; an app's fields (under `apps.<bundle>`, or the record's `app`) are named with the app. A person's action
+ * (`"action": "restart"`) comes first: `restarted the phone`.
  */
 export function changeLines(record) {
     const lines = [];
+    if (record?.action === "restart") lines.push("restarted the phone");
+    else if (typeof record?.action === "string") lines.push(record.action);
     const before = record?.before ?? {};
     const after = record?.after ?? {};
     const nestedApps = "apps" in before || "apps" in after;

@@ -1,7 +1,7 @@
 // The Phones views: `/phones` lists the simulated phones (GET /v1/phones); `/phones/{id}` shows one as its person
 // would — its state, each app's state, settings and notification list grouped by thread, the badge, the held and
 // stored pushes, the background budget — with its changes and pushes on a timeline, and changes it through the same
-// PATCH routes a script uses (docs/control-api.md "Phones").
+// PATCH and restart routes a script uses (docs/control-api.md "Phones").
 import { api, follow } from "./api.js";
 import { h, replace, facts } from "./dom.js";
 import { count, duration, shortToken, timeOfDay } from "./format.js";
@@ -322,7 +322,10 @@ export class PhoneView {
                 h("form", { class: "focus-form", on: { submit: (event) => { event.preventDefault();
                             this.change({ focus: { name: focusName.value.trim() } }, null); } } },
                     focusName, h("button", { type: "submit", testid: "focus-on", disabled: readOnly }, "Focus on")),
-                button("focus-off", "Focus off", () => ({ focus: null }))));
+                button("focus-off", "Focus off", () => ({ focus: null })),
+                h("button", { type: "button", testid: "phone-restart", disabled: readOnly,
+                    attrs: { title: "POST /v1/phones/{id}/restart: force-quit and foreground apps become notRunning" },
+                    on: { click: () => this.restart() } }, "Restart")));
     }
 
     backgroundCard(phone) {
@@ -366,6 +369,8 @@ export class PhoneView {
                     app.locationAuthorization : null],
                 ["Push to Talk channel", app.pttChannel === "left" ? "left" : null],
                 ["complication", app.complicationOnFace === false ? "not on the watch face" : null],
+                ["last opened", app.lastOpened ? h("span", { testid: "app-last-opened", title: app.lastOpened },
+                    app.lastOpened) : null],
                 ["badge", h("span", { testid: "app-badge" }, app.badge == null ? "none" : String(app.badge))],
                 ["held background push", app.held ? h("span", { testid: "app-held" },
                     app.held.sequence != null ?
@@ -478,6 +483,23 @@ export class PhoneView {
         replace(this.answer);
         this.error.hidden = false;
         replace(this.error, message);
+    }
+
+    /** Restarts the phone (`POST /v1/phones/{id}/restart`) and shows the server's answer or its refusal. */
+    async restart() {
+        if (this.busy) return;
+        this.busy = true;
+        try {
+            const phone = await api(`/v1/phones/${encodeURIComponent(this.id)}/restart`, { method: "POST" });
+            this.error.hidden = true;
+            replace(this.answer, "Restarted the phone: the server answered with the phone below.");
+            this.answer.dataset.answer = JSON.stringify((phone.apps ?? []).map((app) => [app.bundleID, app.state]));
+            await this.refresh();
+        } catch (error) {
+            this.showRefusal(`The server refused the restart: ${error.message}`);
+        } finally {
+            this.busy = false;
+        }
     }
 
     /** Sends a change (`bundle` null: the phone's own fields) and shows the server's answer or its refusal. */

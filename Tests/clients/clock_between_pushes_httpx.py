@@ -1,0 +1,78 @@
+"""The same alert twice on one HTTP/2 connection, with the mock's clock moved between them (httpx, PyJWT).
+
+A provider keeps one connection open and sends the same payload push after push; the mock remembers per connection
+what the phone did with a payload like it. Between the two pushes this script moves the mock's clock with the control
+API (`POST /v1/clock {"advance": …}`), as a test of an App Clip's 8 hours does, so that the second push must be
+judged at the new time (with a provider token issued at the mock's new time, as a provider renews it within the
+hour). One JSON line per case with the apns-id the mock answered; exit 0 only when both pushes got 200 and the clock
+moved. The test that runs this script reads the outcomes, and the connection each push came on, from the mock's
+journal.
+"""
+
+import argparse
+import json
+import os
+import ssl
+import time
+import uuid
+
+import httpx
+import jwt
+
+from _common import ALERT, Report
+
+
+def arguments():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
+    parser.add_argument("--control-url", required=True, help="the mock's control API, http://127.0.0.1:PORT")
+    parser.add_argument("--token", required=True, help="the device token to push to")
+    parser.add_argument("--topic", default="com.example.app", help="the app's bundle id")
+    parser.add_argument("--advance", default="9h", help="how far to move the mock's clock between the pushes")
+    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
+    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
+    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
+    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
+    return parser.parse_args()
+
+
+def main():
+    args = arguments()
+    report = Report()
+    with open(args.p8) as key:
+        signing_key = key.read()
+
+    def provider_token(issued_at):
+        return jwt.encode({"iss": args.team, "iat": int(issued_at)}, signing_key, algorithm="ES256",
+                          headers={"kid": args.key_id})
+
+    bearer = provider_token(time.time())
+    trust = ssl.create_default_context(cafile=args.ca)
+    url = f"https://localhost:{args.port}/3/device/{args.token}"
+    body = json.dumps(ALERT)
+    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+        for name in ["before", "after"]:
+            if name == "after":
+                moved = httpx.post(f"{args.control_url}/v1/clock", json={"advance": args.advance}, timeout=20)
+                report.case("clock", moved.status_code == 200, status=moved.status_code, body=moved.text)
+                # The old token is hours old on the mock's clock now: a provider makes a new one, as it must
+                # within the hour, issued at the mock's time.
+                bearer = provider_token(moved.json()["unix"])
+            apns_id = str(uuid.uuid4())
+            try:
+                sent = client.post(url, content=body, headers={
+                    "authorization": f"bearer {bearer}", "apns-push-type": "alert", "apns-topic": args.topic,
+                    "apns-priority": "10", "apns-id": apns_id})
+            except httpx.HTTPError as error:
+                report.error(name, error)
+                continue
+            report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
+                        and sent.headers.get("apns-id", "").lower() == apns_id,
+                        status=sent.status_code, apns_id=apns_id, body=sent.text)
+    report.exit()
+
+
+if __name__ == "__main__":
+    main()
