@@ -54,8 +54,11 @@ extension InProcessControl {
     /// Changes the app `bundleID` on the phone `id` with `fields`, an object of the fields of a scenario's
     /// `phones.<id>.apps.<bundle>` entry; as `updatePhone`.
     public func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
-        guard !bundleID.isEmpty, !bundleID.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            throw MockAPNsControlError.badRequest("'\(bundleID)' is not a bundle id such as com.example.app")
+        guard BundleID.isPlausible(bundleID) else {
+            let shown = bundleID.count > 64 ? String(bundleID.prefix(64)) + "…" : bundleID
+            throw MockAPNsControlError.badRequest(
+                "'\(shown)' is not a bundle id such as com.example.app (at most \(BundleID.maximumLength) bytes, "
+                    + "no spaces, /, ?, # or %)")
         }
         return try await change(id, app: bundleID) { state in
             guard state.apps[bundleID] != nil || state.apps.count < PhoneState.appLimit else {
@@ -205,7 +208,8 @@ extension InProcessControl {
     /// declared device's, or in lenient mode any well-formed token's own); `nil` when none.
     func resolvePhone(_ given: String, world: World) -> (id: String, declared: Bool)? {
         if engine.phones.isDeclared(given) { return (given, true) }
-        if let token = DeviceToken(given) {
+        // No longer than a token the APNs port takes: a push could never have reached a longer one.
+        if let token = DeviceToken(given), given.utf8.count <= DeviceToken.maximumLength {
             if let device = world.devices[token.hex] {
                 guard let id = device.phone else { return (token.hex, false) }
                 return (id, engine.phones.isDeclared(id))

@@ -41,6 +41,9 @@ public struct Phone: Sendable {
     var collapsed: [CollapseKey: PushNumber] = [:]
     /// The pushes APNs stores for the phone while it is offline, by slot (`StoredPush.slot`).
     var stored: [String: StoredPush] = [:]
+    /// The most slots `stored` holds, and the most apps `held` holds a push for: far above what a phone's apps use;
+    /// past it the oldest is dropped, with the event `replaced` (`PhoneWalk.evictOldestStored`, `hold`).
+    static let storedSlotLimit = 1_000
     /// When the first push after an app's deletion reached the phone, by bundle id: the token answers 410 from
     /// `unregisteredAfter` later on (phone.md §1 step 1). Cleared when the app is installed again.
     var uninstalledReached: [String: Date] = [:]

@@ -96,6 +96,7 @@ extension PhoneWalk {
                         related: old.number))
             }
         } else {
+            evictOldestStored(on: &phone, for: number)
             phone.stored[slot] = new
         }
         if zero {
@@ -116,5 +117,23 @@ extension PhoneWalk {
             .stored, .storedOffline,
             "phone \(phone.id) is offline: APNs stores the push (one per \(settings.storageSlot.rawValue) and "
                 + "topic) until \(Timestamp.text(expiresAt)) or until the phone comes back")
+    }
+
+    /// Makes room for one more slot on a phone that stores `Phone.storedSlotLimit` already (only lenient mode's
+    /// endless topics reach it): the oldest stored push is dropped, with the event `replaced` naming the limit, so
+    /// that one offline phone cannot make the mock hold pushes without bound.
+    private mutating func evictOldestStored(on phone: inout Phone, for number: PushNumber) {
+        guard phone.stored.count >= Phone.storedSlotLimit,
+            let oldest = phone.stored.min(by: { $0.value.storedAt < $1.value.storedAt })
+        else { return }
+        phone.stored[oldest.key] = nil
+        events.append(
+            DeviceEvent(
+                oldest.value.number, at: now,
+                DeviceOutcome(
+                    .replaced, rule: .storageReplaced,
+                    reason: "phone \(phone.id) already stored \(Phone.storedSlotLimit) pushes (the mock's limit per "
+                        + "phone): the oldest was dropped for a newer one"),
+                related: number))
     }
 }

@@ -62,7 +62,7 @@ extension ScenarioLoader.Reader {
         if let value = fields["callActive"] { state.callActive = try value.bool() }
         if let apps = fields["apps"] {
             for (bundle, app) in try apps.freeMapping() {
-                guard !bundle.isEmpty, !bundle.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                guard BundleID.isPlausible(bundle) else {
                     throw app.error("expected a bundle id such as com.example.app, got '\(bundle.prefix(40))'")
                 }
                 guard state.apps[bundle] != nil || state.apps.count < PhoneState.appLimit else {

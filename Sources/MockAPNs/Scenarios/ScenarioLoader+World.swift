@@ -100,8 +100,10 @@ extension ScenarioLoader.Reader {
     /// A bundle id or topic: non-empty, no spaces or slashes.
     func bundleID(_ field: Field) throws(ScenarioError) -> String {
         let text = try field.string()
-        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-            throw field.error("expected a bundle id such as com.example.app, got \(field.shortDescription)")
+        guard BundleID.isPlausible(text) else {
+            throw field.error(
+                "expected a bundle id such as com.example.app (at most \(BundleID.maximumLength) bytes, no spaces, "
+                    + "/, ?, # or %), got \(field.shortDescription)")
         }
         return text
     }

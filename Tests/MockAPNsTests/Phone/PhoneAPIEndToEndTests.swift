@@ -153,6 +153,11 @@ struct PhoneAPIEndToEndTests {
             let spaced = try await ControlCurl.call(
                 "PATCH", control, "/v1/phones/alice/apps/com%20example", body: #"{"state": "forceQuit"}"#)
             #expect(spaced.status == 400 && spaced.error?.contains("not a bundle id") == true, "\(spaced.text)")
+            let long = String(repeating: "a", count: BundleID.maximumLength + 1)
+            let longBundle = try await ControlCurl.call(
+                "PATCH", control, "/v1/phones/alice/apps/\(long)", body: #"{"state": "forceQuit"}"#)
+            #expect(longBundle.status == 400 && longBundle.error?.contains("at most 255 bytes") == true)
+            #expect(longBundle.text.count < 400, "the answer quotes 64 characters of it, not all")
             let unnamed = try await ControlCurl.call(
                 "PATCH", control, "/v1/phones/alice", body: #"{"focus": {"name": " "}}"#)
             #expect(
@@ -160,6 +165,19 @@ struct PhoneAPIEndToEndTests {
             #expect(server.journal.records().allSatisfy { $0.kind != .phone }, "nothing changed, nothing recorded")
             let alice = try await ControlCurl.call("GET", control, "/v1/phones/alice")
             #expect(alice.json?["state"]?["online"] == true)
+        }
+    }
+
+    @Test("in lenient mode a token longer than the APNs port takes has no phone: 404, nothing kept")
+    func tooLongTokenHasNoPhone() async throws {
+        try await withControlServer(scenario: try PhonePush.scenario("mode: lenient\n")) { server, control in
+            let long = String(repeating: "ab", count: DeviceToken.maximumLength / 2 + 1)
+            let answer = try await ControlCurl.call("PATCH", control, "/v1/phones/\(long)", body: #"{"online":false}"#)
+            #expect(answer.status == 404, "\(answer.text.prefix(200))")
+            let longest = String(repeating: "ab", count: DeviceToken.maximumLength / 2)
+            let taken = try await ControlCurl.call("PATCH", control, "/v1/phones/\(longest)", body: #"{"online":false}"#)
+            #expect(taken.status == 200, "the longest token a push may use still has its phone")
+            #expect(server.engine.phones.phone(long) == nil)
         }
     }
 

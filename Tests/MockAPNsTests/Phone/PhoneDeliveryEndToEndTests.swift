@@ -75,6 +75,42 @@ struct PhoneDeliveryEndToEndTests {
         }
     }
 
+    @Test("an offline phone stores at most 1,000 slots: 1,005 topics in lenient mode, the 5 oldest replaced")
+    func storageIsBounded() async throws {
+        let token = Self.t(90)
+        try await withControlServer(scenario: try PhonePush.scenario("mode: lenient\n")) { server, control in
+            let first = try await PhonePush.send(server, to: token, PhonePush.alert())
+            #expect(first.status == 200)
+            let offline = try await ControlCurl.call("PATCH", control, "/v1/phones/\(token)", body: #"{"online":false}"#)
+            #expect(offline.status == 200, "\(offline.text)")
+            // One curl, one connection, a topic per push (`--next`): as a provider serving many apps would.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stored-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let body = folder.appendingPathComponent("alert.json")
+            try #"{"aps":{"alert":"x"}}"#.write(to: body, atomically: true, encoding: .utf8)
+            let headers = EndToEndTests.pushHeaders(["apns-push-type": "alert"]).filter { $0.key != "apns-topic" }
+            let config = (1...1005).map { n in
+                (["url = \"https://localhost:\(server.port)/3/device/\(token)\"", "http2", "cacert = \"\(Curl.caFile)\"",
+                  "data-binary = \"@\(body.path)\"", "output = \"/dev/null\"", "header = \"apns-topic: com.example.a\(n)\""]
+                    + headers.map { "header = \"\($0.key): \($0.value)\"" }).joined(separator: "\n")
+            }.joined(separator: "\nnext\n")
+            let configFile = folder.appendingPathComponent("curl.config")
+            try config.write(to: configFile, atomically: true, encoding: .utf8)
+            let (status, _, errors) = try await Curl.runOnOwnThread(["-sS", "-K", configFile.path])
+            #expect(status == 0, "\(errors)")
+            let stored = server.journal.records().filter { $0.device?.rule == .storedOffline }
+            #expect(stored.count == 1005)
+            let phone = try await ControlCurl.call("GET", control, "/v1/phones/\(token)")
+            let kept = phone.json?["apps"]?.arrayValue?.reduce(0) { $0 + ($1["stored"]?.arrayValue?.count ?? 0) }
+            #expect(kept == Phone.storedSlotLimit)
+            let dropped = server.journal.records().compactMap(\.deviceEvent).filter {
+                $0.event.reason?.contains("the mock's limit per phone") == true
+            }
+            #expect(dropped.map(\.push) == Array(stored.prefix(5).map(\.sequence)))
+        }
+    }
+
     @Test("storageKeeps: oldest keeps the first push; the newer one gets the replaced event")
     func keepsOldest() async throws {
         let scenario = try PhonePush.scenario(Self.world + "\nsimulation: { storageKeeps: oldest }\n")
