@@ -66,9 +66,19 @@ struct PhoneScenarioFileTests {
                 server, to: Self.token(12), #"{"mdm":"8F1D2A5B"}"#, type: "mdm",
                 topic: "com.apple.mgmt.External.5f3a4a0e-1c1f-4a8e-9b6e-0f2c3d4e5f60")
             #expect(mdm.kindAndRule == "delivered mdm-checkin", "\(mdm.body)")
+            let nested = try await PhonePush.send(
+                server, to: Self.token(13), #"{"aps":{"alert":"Ready"},"data":{"orderID":"42"}}"#,
+                topic: "com.example.shop")
+            #expect(nested.kindAndRule == "shown payload-type")
+            #expect(nested.device?.warnings.first?.contains("found at data.orderID") == true)
+            let message = try await PhonePush.send(
+                server, to: Self.token(14),
+                #"{"aps":{"mutable-content":1,"alert":{"title":"Mum","body":"Dinner at 8?"}}}"#,
+                topic: "com.example.chat")
+            #expect(message.kindAndRule == "shown focus-communication" && message.device?.communicationSender == "Mum")
             let report = server.verify(startedAt: nil)
             #expect(report.passed, "\(report)")
-            #expect(report.items.count == 24)
+            #expect(report.items.count == 26)
         }
     }
 }

@@ -218,7 +218,6 @@ struct PhoneScenarioLoaderTests {
     @Test("refuses a field phone.md names but this version does not simulate yet, saying so")
     func refusesNotYet() throws {
         #expect(try refusal("simulation: { inactiveAppAfter: 1h }\n").message.contains("not simulated yet"))
-        #expect(try refusal("apps:\n  - { bundleID: com.x, payload: {} }\n").message.contains("not simulated yet"))
         #expect(
             try refusal("phones: { a: { apps: { com.x: { lastOpened: 2026-01-01T00:00:00Z } } } }\n").message.contains(
                 "not simulated yet"))
