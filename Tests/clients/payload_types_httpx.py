@@ -1,8 +1,9 @@
 """Pushes whose custom keys an app's code reads, and a chat message its service extension makes a communication
 notification, sent with httpx over HTTP/2 as a provider writes them.
 
-Four pushes to one device token, in this order, each with the apns-push-type and topic Apple documents and a provider
-token made with PyJWT from the test key (only host, port and the trusted CA differ from production use):
+Four pushes to one phone, in this order (the VoIP push to its PushKit token, the others to its app token), each
+with the apns-push-type and topic Apple documents and a provider token made with PyJWT from the test key (only host,
+port and the trusted CA differ from production use):
 
 - nested: an alert whose orderID sits under "data", where an FCM-style provider puts it, not beside "aps";
 - typed: the same alert with orderID beside "aps", as the app's Codable type reads it;
@@ -42,7 +43,8 @@ def arguments():
     root = os.path.dirname(os.path.dirname(here))
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
-    parser.add_argument("--token", required=True, help="the device token to push to")
+    parser.add_argument("--token", required=True, help="the app's device token")
+    parser.add_argument("--voip-token", required=True, help="the app's PushKit (VoIP) token on the same phone")
     parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
     parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
     parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
@@ -58,12 +60,13 @@ def main():
         bearer = jwt.encode({"iss": args.team, "iat": int(time.time())}, key.read(), algorithm="ES256",
                             headers={"kid": args.key_id})
     trust = ssl.create_default_context(cafile=args.ca)
-    url = f"https://localhost:{args.port}/3/device/{args.token}"
+    base = f"https://localhost:{args.port}/3/device/"
     with httpx.Client(http2=True, verify=trust, timeout=20) as client:
         for name, kind, suffix, priority, payload in PUSHES:
             apns_id = str(uuid.uuid4())
             try:
-                sent = client.post(url, content=json.dumps(payload), headers={
+                token = args.voip_token if kind == "voip" else args.token
+                sent = client.post(base + token, content=json.dumps(payload), headers={
                     "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": args.topic + suffix,
                     "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600), "apns-id": apns_id})
             except httpx.HTTPError as error:

@@ -14,6 +14,7 @@ import Testing
         "needs .venv-clients/: run Tests/clients/setup.sh (.ci/run always does)"))
 struct PhonePayloadPythonClientTests {
     static let token = PhonePush.token(91)
+    static let voipToken = PhonePush.token(92)
 
     static let world = """
         apps:
@@ -27,13 +28,16 @@ struct PhonePayloadPythonClientTests {
           evening: { focus: { name: Personal, allowedPeople: [Mum] } }
         devices:
           - { token: \(token), phone: evening }
+          - { token: \(voipToken), kind: voip, phone: evening }
         """
 
     @Test("each push gets 200; the phone warns payload-type where the keys do not decode and lets Mum through")
     func pushes() async throws {
         try await withTestServer(scenario: try PhonePush.scenario(Self.world)) { server in
             let result = try await ThirdPartyClients.run(
-                script: "payload_types_httpx.py", arguments: ["--port", String(server.port), "--token", Self.token])
+                script: "payload_types_httpx.py", arguments: [
+                    "--port", String(server.port), "--token", Self.token, "--voip-token", Self.voipToken,
+                ])
             #expect(result.cases.count == 4, "\(result.transcript)")
             for clientCase in result.cases { #expect(clientCase.ok, "\(clientCase.line)") }
             #expect(result.status == 0, "\(result.transcript)")
