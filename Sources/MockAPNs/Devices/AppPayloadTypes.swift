@@ -19,16 +19,19 @@ public struct AppPayloadTypes: Sendable, Hashable {
 
     /// Why the custom keys of `payload`, a push of `pushType`, do not decode into the declared types, as
     /// `JSONDecoder` would fail (`orderID: expected String, found number`); a missing key that the payload has
-    /// elsewhere says where (`callerName: missing required key; found at data.callerName`). `nil` when they decode,
+    /// elsewhere says where (`callerName: missing required key; found at data.callerName`), or where a key that differs
+    /// only in case is (`orderID: missing required key; found orderId at orderId, in another case`: `Codable`
+    /// matches keys exactly). `nil` when they decode,
     /// when the push type declares no keys, or when the payload is not a JSON object.
     func problem(in payload: JSONValue?, pushType: String) -> String? {
         guard let declared = fields[pushType], let payload, case .object = payload,
             let error = ActivityDecoder().decode(payload, as: declared, at: "").error
         else { return nil }
         guard error.kind == .keyNotFound, let key = Self.key(missingAt: error.path, in: declared),
-            let found = Self.path(of: key, in: payload)
+            let found = Self.place(of: key, in: payload)
         else { return error.description }
-        return "\(error.description); found at \(found)"
+        guard found.name != key else { return "\(error.description); found at \(found.path)" }
+        return "\(error.description); found \(found.name) at \(found.path), in another case"
     }
 
     /// The declared field name that `path` (`callerName`, `order.id`, `items[2].name`) ends with: the longest, as a
@@ -55,9 +58,11 @@ public struct AppPayloadTypes: Sendable, Hashable {
     }
 
     /// Where `key` is a member of an object in `payload`, the shallowest first (`data.callerName`,
-    /// `aps.callerName`, `items[0].callerName`); `nil` when it is nowhere. A breadth-first walk of the parsed
-    /// payload, which APNs's size limit keeps small.
-    private static func path(of key: String, in payload: JSONValue) -> String? {
+    /// `aps.callerName`, `items[0].callerName`), else the shallowest member whose name differs from it only in case;
+    /// `nil` when there is neither. A breadth-first walk of the parsed payload, which APNs's size limit keeps small.
+    private static func place(of key: String, in payload: JSONValue) -> (name: String, path: String)? {
+        let folded = key.lowercased()
+        var otherCase: (name: String, path: String)?
         var level: [(path: String, value: JSONValue)] = [("", payload)]
         while !level.isEmpty {
             var next: [(path: String, value: JSONValue)] = []
@@ -66,7 +71,8 @@ public struct AppPayloadTypes: Sendable, Hashable {
                 case .object(let members):
                     for (name, member) in members {
                         let at = path.isEmpty ? name : "\(path).\(name)"
-                        if name == key { return at }
+                        if name == key { return (name, at) }
+                        if otherCase == nil, name.lowercased() == folded { otherCase = (name, at) }
                         next.append((at, member))
                     }
                 case .array(let elements):
@@ -77,6 +83,6 @@ public struct AppPayloadTypes: Sendable, Hashable {
             }
             level = next
         }
-        return nil
+        return otherCase
     }
 }

@@ -57,5 +57,11 @@ struct AppPayloadTypesTests {
         #expect(
             try problem(#"{"aps":{},"orderID":"1","order":{"total":1},"id":3}"#)
                 == "order.id: missing required key; found at id")
+        #expect(
+            try problem(#"{"aps":{},"orderId":"1"}"#)
+                == "orderID: missing required key; found orderId at orderId, in another case")
+        #expect(
+            try problem(#"{"aps":{},"OrderID":"1","data":{"orderID":"1"}}"#)
+                == "orderID: missing required key; found at data.orderID", "the exact name first, at any depth")
     }
 }
