@@ -206,7 +206,8 @@ extension ScenarioLoader.Reader {
         return AppCases(otherwise, cases: cases)
     }
 
-    /// `[{ match, does, set }]`: `match` is the `rules[].match` grammar (none: every push), `does` required.
+    /// `[{ match, does, set }]`: `match` is the `rules[].match` grammar (none: every push), `does` required; `known`
+    /// is every field a case of this behaviour takes (a service extension's also takes `communication`).
     private func caseList<Action: Sendable & Hashable>(
         _ field: Field, known: [String] = caseFields,
         _ read: (_ case: Field, _ does: Field, _ set: Field?) throws(ScenarioError) -> Action
