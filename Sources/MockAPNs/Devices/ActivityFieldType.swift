@@ -1,5 +1,8 @@
-/// The type of one field of an activity type, as written in a scenario: `String`, `Int`, `Double`, `Bool`,
+/// The type of one field of a `Codable` type, as written in a scenario: `String`, `Int`, `Double`, `Bool`,
 /// `Date`, `URL`, `[T]`, `T?`, or a nested object (a mapping of fields).
+///
+/// The one type language of the scenario: an activity type's attributes and content state (`activityTypes`) and an
+/// app's custom payload keys (`apps[].payload`) are written in it and decoded by `ActivityDecoder`.
 public indirect enum ActivityFieldType: Sendable, Hashable {
     case string
     case int
@@ -18,6 +21,19 @@ public indirect enum ActivityFieldType: Sendable, Hashable {
     public static let scalarNames: KeyValuePairs<String, ActivityFieldType> = [
         "String": .string, "Int": .int, "Double": .double, "Bool": .bool, "Date": .date, "URL": .url,
     ]
+
+    /// The deepest a type may nest arrays and objects (a scenario's declaration, counting the type's own object).
+    public static let maxDepth = 32
+
+    /// How many arrays and objects the type nests (`[[Int]?]` is 2, `String` 0).
+    var nesting: Int {
+        switch self {
+        case .string, .int, .double, .bool, .date, .url: 0
+        case .optional(let wrapped): wrapped.nesting
+        case .array(let element): 1 + element.nesting
+        case .object(let fields): 1 + (fields.map(\.type.nesting).max() ?? 0)
+        }
+    }
 
     /// The type as a scenario writes it (`[Int?]?`); a nested object reads `object`.
     public var name: String {
@@ -42,6 +58,10 @@ public indirect enum ActivityFieldType: Sendable, Hashable {
 
     /// Reads a type text such as `String`, `Int?`, `[Date]`, `[[URL?]]?` (spaces around the brackets allowed).
     public static func parse(_ text: String) -> Result<ActivityFieldType, SyntaxError> {
+        // Each `[` is one level of the recursion below: refuse a text deeper than any type may be before it starts.
+        guard text.utf8.count(where: { $0 == UInt8(ascii: "[") }) <= maxDepth else {
+            return .failure(SyntaxError(message: "a type nests arrays at most \(maxDepth) deep"))
+        }
         var rest = Substring(text).trimmingSpaces
         var optional = false
         if rest.hasSuffix("?") {

@@ -8,7 +8,8 @@ public struct AppBehaviour: Sendable {
         case criticalAlerts
         /// `com.apple.developer.usernotifications.time-sensitive`.
         case timeSensitive
-        /// Communication notifications.
+        /// `com.apple.developer.usernotifications.communication`: the service extension may turn a notification into a
+        /// communication notification (from a person, with their avatar; a Focus may allow that person).
         case communication
         /// `com.apple.developer.usernotifications.filtering`: the service extension may suppress a notification.
         case filtering
@@ -77,6 +78,8 @@ public struct AppBehaviour: Sendable {
     public var locationExtension = AppCases(LocationExtensionHandling.completes)
     /// The non-default File Provider domains the app adds with `addDomain`; `nil`: not declared (none checked).
     public var fileProviderDomains: Set<String>?
+    /// The custom payload keys its code reads, per push type, with their types; `nil`: not declared (no check).
+    public var payload: AppPayloadTypes?
 
     /// An app that declares nothing.
     public init() {}
@@ -86,7 +89,7 @@ public struct AppBehaviour: Sendable {
         entitlements == nil && backgroundModes == nil && !appClip && willPresent == .noDelegate && categories == nil
             && sounds == nil && serviceExtension.isUndeclared && backgroundHandler.isPlain(.completes)
             && voip.isPlain(VoIPHandling(reports: true)) && pushToTalk.isPlain(.activeParticipant)
-            && locationExtension.isPlain(.completes) && fileProviderDomains == nil
+            && locationExtension.isPlain(.completes) && fileProviderDomains == nil && payload == nil
     }
 
     /// Whether the app has a notification service extension.

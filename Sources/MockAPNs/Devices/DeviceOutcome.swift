@@ -75,6 +75,9 @@ public struct DeviceOutcome: Sendable, Hashable {
     public var activityID: String?
     /// The update token a `start` issued.
     public var updateToken: String?
+    /// The person an alert is from when the service extension made it a communication notification (phone.md §4);
+    /// `nil` for an ordinary notification and every other push.
+    public var communicationSender: String?
     /// Likely provider or app bugs (a date decoding to 2057, a sound the app does not bundle).
     public var warnings: [String]
     /// Facts worth knowing that are not mistakes (an equal timestamp, an open setting that decided).
@@ -110,8 +113,9 @@ public struct DeviceOutcome: Sendable, Hashable {
 
 extension DeviceOutcome: JSONMapped {
     /// The outcome as JSON: `outcome`, `rule`, `reason`, `trace`, `related`, `activity`, `updateToken`, `warnings`,
-    /// `notes`, always in this order (`null` or `[]` when empty); read back `nil` when `outcome` is missing or
-    /// unknown. A rule id this version does not know reads as a rule of that id.
+    /// `notes`, always in this order (`null` or `[]` when empty), then `communication` (`{"sender": "Mum"}`) for a
+    /// communication notification only; read back `nil` when `outcome` is missing or unknown. A rule id this
+    /// version does not know reads as a rule of that id.
     public static let jsonMapping = JSONMapping<DeviceOutcome, DeviceOutcome>(
         DeviceOutcome(.applied),
         [
@@ -124,7 +128,17 @@ extension DeviceOutcome: JSONMapped {
             .member("updateToken", \.updateToken, .optional(.string)),
             .member("warnings", \.warnings, .compactArray(.string)),
             .member("notes", \.notes, .compactArray(.string)),
+            .member("communication", \.communicationSender, .omittedWhenNil(.communicationSender)),
         ])
+}
+
+extension JSONForm where T == String {
+    /// The person a communication notification is from, as `{"sender": "Mum"}`.
+    static var communicationSender: JSONForm {
+        JSONForm(
+            write: { .object([("sender", .string($0))]) },
+            read: { $0["sender"]?.stringValue })
+    }
 }
 
 extension JSONForm where T == DeviceRule {

@@ -58,6 +58,9 @@ extension DeviceRule {
     /// A Time Sensitive alert breaks through a Focus that allows it.
     public static let focusTimeSensitive = DeviceRule(
         "focus-time-sensitive", .doc, "UNNotificationInterruptionLevel; seen, forums/690081")
+    /// A communication notification whose sender the Focus allows (`allowedPeople`) breaks through.
+    public static let focusCommunication = DeviceRule(
+        "focus-communication", .doc, "UNNotificationInterruptionLevel, Implementing communication notifications")
     /// A Focus on, the app not allowed, not breaking through: silently into Notification Center.
     public static let focusNotAllowed = DeviceRule("focus-not-allowed", .doc, "UNNotificationInterruptionLevel")
     /// `filter-criteria` other than the Focus's `filter`.
@@ -90,6 +93,8 @@ extension DeviceRule {
     /// The category is not one the app registers: no action buttons (a warning).
     public static let categoryUnknown = DeviceRule(
         "category-unknown", .seen, "invertase/react-native-notifee#128")
+    /// The custom keys do not decode into the types the app declares (`apps[].payload`): its code fails (a warning).
+    public static let payloadType = DeviceRule("payload-type", .doc, "Codable defaults (JSONDecoder)")
 
     // MARK: Service extension (phone.md §4)
 
@@ -262,9 +267,9 @@ extension DeviceRule {
         .notAuthorized, .ephemeralExpired, .provisional, .passive, .nothingToShow, .badgeOnly,
         .foregroundNotPresented,
         .foregroundListOnly, .alertsOffListOnly, .alertsOff, .criticalAlert, .alertShown, .focusTimeSensitive,
-        .focusNotAllowed, .focusFilter, .scheduledSummary, .criticalNoEntitlement, .timeSensitiveNoEntitlement,
-        .criticalNotAllowed, .timeSensitiveOff, .soundOff, .badgeOff, .previewHidden, .foregroundPresented,
-        .soundNotBundled, .soundUnplayable, .collapseReplaced, .categoryUnknown,
+        .focusCommunication, .focusNotAllowed, .focusFilter, .scheduledSummary, .criticalNoEntitlement,
+        .timeSensitiveNoEntitlement, .criticalNotAllowed, .timeSensitiveOff, .soundOff, .badgeOff, .previewHidden,
+        .foregroundPresented, .soundNotBundled, .soundUnplayable, .collapseReplaced, .categoryUnknown, .payloadType,
         .nseNoAlert, .nseAlertsOff, .nseNone, .nseUndeclared, .nseModified,
         .nseExpiredFallback, .nseExpiredOriginal, .nseKilled, .nseLockedData, .nseSuppressed,
         .nseSuppressNoEntitlement, .nseAppClip,

@@ -99,7 +99,8 @@ extension PhoneSnapshot.App: JSONMapped {
 }
 
 extension PhoneSnapshot.Notification: JSONMapped {
-    /// `{"sequence", "at", "outcome", "rule", "title", "subtitle", "body", "threadID", "collapseID"}`.
+    /// `{"sequence", "at", "outcome", "rule", "title", "subtitle", "body", "threadID", "collapseID",
+    /// "communication"}`: `communication` is `{"sender": …}` for a communication notification, else `null`.
     public static let jsonMapping = JSONMapping<PhoneSnapshot.Notification, PhoneSnapshot.Notification>(
         PhoneSnapshot.Notification(sequence: 0, at: .distantPast, outcome: .shown),
         [
@@ -112,6 +113,7 @@ extension PhoneSnapshot.Notification: JSONMapped {
             .member("body", \.body, .optional(.string)),
             .member("threadID", \.threadID, .optional(.string)),
             .member("collapseID", \.collapseID, .optional(.string)),
+            .member("communication", \.communicationSender, .optional(.communicationSender)),
         ])
 }
 

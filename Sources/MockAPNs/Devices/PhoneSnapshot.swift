@@ -28,6 +28,8 @@ public struct PhoneSnapshot: Sendable {
         public var threadID: String?
         /// `apns-collapse-id`.
         public var collapseID: String?
+        /// The person it is from, when the service extension made it a communication notification.
+        public var communicationSender: String?
     }
 
     /// A background push the phone holds for an app.
@@ -150,7 +152,7 @@ extension PhoneSnapshot {
             var notification = Notification(
                 sequence: record.sequence, at: at, outcome: device.kind, rule: device.rule,
                 title: facts.title, subtitle: facts.subtitle, body: facts.body, threadID: facts.threadID,
-                collapseID: record.request.fields.collapseID)
+                collapseID: record.request.fields.collapseID, communicationSender: device.communicationSender)
             Self.applyExtension(record, device, app, to: &notification)
             lists[topic, default: []].append(notification)
         }

@@ -129,9 +129,17 @@ extension PhoneWalk {
                     .shown, .focusTimeSensitive,
                     "the Focus \(focus.name) is on and lets Time Sensitive notifications through: shown")
             }
+            // "sender in allowedPeople" (phone.md §5; doc, Implementing communication notifications).
+            if let sender = communication, focus.allowedPeople.contains(sender) {
+                return Step(
+                    .shown, .focusCommunication,
+                    "the Focus \(focus.name) is on and allows \(sender): their communication notification breaks "
+                        + "through: shown")
+            }
+            let notAllowed = communication.map { "\(bundleID) or \($0)" } ?? bundleID
             return Step(
                 .withheld, .focusNotAllowed,
-                "the Focus \(focus.name) is on and does not allow \(bundleID): delivered silently to Notification "
+                "the Focus \(focus.name) is on and does not allow \(notAllowed): delivered silently to Notification "
                     + "Center")
         }
         if let focus = phone.focus, let filter = focus.filter, let criteria = facts.filterCriteria,
@@ -141,7 +149,8 @@ extension PhoneWalk {
                 .withheld, .focusFilter,
                 "filter-criteria '\(criteria)' is not the Focus \(focus.name)'s filter '\(filter)': withheld")
         }
-        if phone.scheduledSummary, settings.inSummary, level == "active" {
+        // "passive or active, not communication" (phone.md §5).
+        if phone.scheduledSummary, settings.inSummary, level == "active", communication == nil {
             return Step(
                 .withheld, .scheduledSummary,
                 "\(bundleID) is in the person's Scheduled Summary: delivered with the next summary (its time is not "

@@ -68,11 +68,13 @@ extension PhoneWalk {
         case .modify:
             apply(handling.set, to: &content)
             modifier(.nseModified, warning: false, "the service extension modified the content in time")
+            if let sender = handling.communicationSender { makeCommunication(from: sender) }
         case .expire:
             apply(handling.set, to: &content)
             modifier(
                 .nseExpiredFallback, warning: false,
                 "the service extension ran out of time; serviceExtensionTimeWillExpire() handed back its best attempt")
+            if let sender = handling.communicationSender { makeCommunication(from: sender) }
         case .hang:
             modifier(
                 .nseExpiredOriginal, warning: true,
@@ -94,6 +96,20 @@ extension PhoneWalk {
                     + "original content is shown")
         }
         return nil
+    }
+
+    /// "A communication notification is one the extension turned into one" (phone.md §4; doc, Implementing
+    /// communication notifications): with the `communication` entitlement the content it hands back is from
+    /// `sender`; without it (`content.updating(from:)` fails), an ordinary notification, with a note.
+    private mutating func makeCommunication(from sender: String) {
+        guard has(.communication, for: "a communication notification") else {
+            notes.append(
+                "\(bundleID) has no communication entitlement (com.apple.developer.usernotifications.communication): "
+                    + "the service extension cannot make a communication notification from \(sender); it is shown as "
+                    + "an ordinary notification")
+            return
+        }
+        communication = sender
     }
 
     /// Writes the parts `change` sets over `content`.

@@ -54,6 +54,9 @@ struct PhoneWalk {
     /// Why the push reaches the phone late (from storage, within `expirationZeroGrace`); `nil` when it arrives as
     /// sent. A late VoIP push need not be reported under `voipMustReport: ios26`.
     var late: String?
+    /// The person a communication notification is from, once the service extension made the alert one (and the
+    /// app has the entitlement): a Focus lets it through when it allows them.
+    var communication: String?
 
     /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`.
     init(
@@ -84,6 +87,8 @@ struct PhoneWalk {
     /// Walks the push through APNs's stage and the phone's; `nil` for a push type the phone does not play here
     /// (Live Activities have their own walk).
     mutating func run(on phone: inout Phone) -> DeviceOutcome? {
+        // phone.md §3: custom keys that do not decode into the app's `payload` types (only when it declares them).
+        if let types = app.payload { checkPayloadTypes(types) }
         let isVoIP = pushType == .voip
         guard isVoIP || pushType == .alert || pushType == .background else { return runOther(on: &phone) }
         let appState = phone.state.app(bundleID)
@@ -199,9 +204,11 @@ struct PhoneWalk {
     /// if any (phone.md §5, "Fields").
     func outcome(_ step: Step, related: UInt64?) -> DeviceOutcome {
         let plain = step.rule == .alertShown || step.rule == .backgroundLaunched
-        return DeviceOutcome(
+        var outcome = DeviceOutcome(
             step.kind, rule: plain ? notable ?? step.rule : step.rule, reason: step.reason, trace: trace,
             related: related, warnings: warnings, notes: notes)
+        outcome.communicationSender = communication
+        return outcome
     }
 
     /// Adds a modifier: its rule to the trace, its words to the warnings or the notes (prefixed with its id).

@@ -44,11 +44,17 @@ public struct ServiceExtension: Sendable {
         public var does: Does
         /// What it writes over the content (for `modify` and `expire`).
         public var set: ContentChange
+        /// `communication: { sender }`: the content it hands back (for `modify` and `expire`) is a communication
+        /// notification from this person (`INSendMessageIntent`, `content.updating(from:)`), which needs the
+        /// `communication` entitlement; `nil`: an ordinary notification.
+        public var communicationSender: String?
 
-        /// A handling that `does`, writing `set`.
-        public init(_ does: Does, set: ContentChange = ContentChange()) {
+        /// A handling that `does`, writing `set`, and making a communication notification from `communicationSender`
+        /// when one is given.
+        public init(_ does: Does, set: ContentChange = ContentChange(), communicationSender: String? = nil) {
             self.does = does
             self.set = set
+            self.communicationSender = communicationSender
         }
     }
 

@@ -4,16 +4,16 @@ extension ScenarioLoader.Reader {
     /// The fields of an `apps:` entry that say what the app's code does (phone.md §3).
     static let appBehaviourFields = [
         "entitlements", "backgroundModes", "appClip", "willPresent", "categories", "sounds", "serviceExtension",
-        "backgroundHandler", "voip", "pushToTalk", "locationExtension", "fileProviderDomains",
+        "backgroundHandler", "voip", "pushToTalk", "locationExtension", "fileProviderDomains", "payload",
     ]
-    /// The app fields of phone.md §3 this version does not simulate yet.
-    static let appBehaviourFieldsNotYet = ["payload"]
     /// The most File Provider domains an app may declare.
     static let fileProviderDomainLimit = 1_000
     /// The fields of `serviceExtension`.
-    static let serviceExtensionFields = ["does", "set", "peakMemory", "protectedData", "cases"]
+    static let serviceExtensionFields = ["does", "set", "peakMemory", "protectedData", "communication", "cases"]
     /// The fields of a case.
     static let caseFields = ["match", "does", "set"]
+    /// The fields of a service extension's case: a case's, and the communication notification it makes.
+    static let serviceExtensionCaseFields = caseFields + ["communication"]
     /// The fields a service extension's `set` writes.
     static let contentChangeFields = ["title", "subtitle", "body", "sound"]
     /// The longest sound a scenario may declare: a day (iOS plays at most 30 s).
@@ -26,11 +26,7 @@ extension ScenarioLoader.Reader {
     func appBehaviours(_ field: Field) throws(ScenarioError) -> [String: AppBehaviour] {
         var behaviours = [String: AppBehaviour]()
         for element in try field.list() {
-            let fields = try element.mapping(
-                known: ["bundleID", "teamID"] + Self.appBehaviourFields + Self.appBehaviourFieldsNotYet)
-            for (name, value) in fields.entries where Self.appBehaviourFieldsNotYet.contains(name) {
-                throw value.error(Self.notYet(name))
-            }
+            let fields = try element.mapping(known: ["bundleID", "teamID"] + Self.appBehaviourFields)
             let behaviour = try appBehaviour(fields)
             if !behaviour.isUndeclared { behaviours[try bundleID(try fields.required("bundleID"))] = behaviour }
         }
@@ -85,6 +81,7 @@ extension ScenarioLoader.Reader {
             }
         }
         if let value = fields["fileProviderDomains"] { app.fileProviderDomains = try domains(value) }
+        if let value = fields["payload"] { app.payload = try payloadTypes(value) }
         return app
     }
 
@@ -152,17 +149,32 @@ extension ScenarioLoader.Reader {
         var otherwise = ServiceExtension.Handling(.modify)
         if let does = fields["does"] { otherwise.does = try choice(does) }
         if let set = fields["set"] { otherwise.set = try contentChange(set) }
+        if let value = fields["communication"] { otherwise.communicationSender = try communicationSender(value) }
         declared.handling = AppCases(otherwise)
         if let value = fields["cases"] {
-            declared.handling.cases = try caseList(value) { (_, does, set) throws(ScenarioError) in
+            declared.handling.cases = try caseList(value, known: Self.serviceExtensionCaseFields) {
+                (entry, does, set) throws(ScenarioError) in
                 var handling = ServiceExtension.Handling(try choice(does))
                 if let set { handling.set = try contentChange(set) }
+                if let value = try entry.mapping(known: Self.serviceExtensionCaseFields)["communication"] {
+                    handling.communicationSender = try communicationSender(value)
+                }
                 return handling
             }
         }
         if let value = fields["peakMemory"] { declared.peakMemory = try size(value, in: 0...(1 << 40)) }
         if let value = fields["protectedData"] { declared.protectedData = try value.bool() }
         return .present(declared)
+    }
+
+    /// `communication: { sender }`: the person a communication notification is from (a Focus's `allowedPeople`
+    /// names them the same way).
+    private func communicationSender(_ field: Field) throws(ScenarioError) -> String {
+        let fields = try field.mapping(known: ["sender"])
+        let sender = try fields.required("sender")
+        let name = try sender.string()
+        guard !name.isEmpty else { throw sender.error("the sender cannot be empty: name the person, like Mum") }
+        return name
     }
 
     /// What a service extension writes: `title`, `subtitle`, `body`, `sound`.
@@ -189,9 +201,11 @@ extension ScenarioLoader.Reader {
         return AppCases(otherwise, cases: cases)
     }
 
-    /// `[{ match, does, set }]`: `match` is the `rules[].match` grammar (none: every push), `does` required.
+    /// `[{ match, does, set }]`: `match` is the `rules[].match` grammar (none: every push), `does` required; `known`
+    /// is every field a case of this behaviour takes (a service extension's also takes `communication`).
     private func caseList<Action: Sendable & Hashable>(
-        _ field: Field, _ read: (_ case: Field, _ does: Field, _ set: Field?) throws(ScenarioError) -> Action
+        _ field: Field, known: [String] = caseFields,
+        _ read: (_ case: Field, _ does: Field, _ set: Field?) throws(ScenarioError) -> Action
     ) throws(ScenarioError) -> [AppCases<Action>.Case] {
         let elements = try field.list()
         guard elements.count <= Self.caseLimit else {
@@ -199,7 +213,7 @@ extension ScenarioLoader.Reader {
         }
         var cases = [AppCases<Action>.Case]()
         for element in elements {
-            let fields = try element.mapping(known: Self.caseFields)
+            let fields = try element.mapping(known: known)
             let match = try fields["match"].map { (match: Field) throws(ScenarioError) in
                 try self.match(match, allowsDevice: false)
             }
@@ -258,6 +272,7 @@ extension AppBehaviour {
         if let fileProviderDomains {
             members.append(("fileProviderDomains", .array(fileProviderDomains.sorted().map { .string($0) })))
         }
+        if let payload { members.append(("payload", payload.scenarioJSON)) }
         return members
     }
 }
@@ -266,14 +281,17 @@ extension AppCases {
     /// The behaviour as a scenario writes it: the word for `otherwise` alone, else the list of cases (the last
     /// one without `match` when `otherwise` is not the field's default). `does` gives an action's word; an action
     /// with a `set` writes it through `set`.
-    func scenarioJSON(set: (Action) -> JSONValue? = { _ in nil }, _ does: (Action) -> JSONValue) -> JSONValue {
+    func scenarioJSON(
+        set: (Action) -> JSONValue? = { _ in nil }, more: (Action) -> [(String, JSONValue)] = { _ in [] },
+        _ does: (Action) -> JSONValue
+    ) -> JSONValue {
         guard !cases.isEmpty else { return does(otherwise) }
         func entry(_ match: RuleMatch?, _ action: Action) -> JSONValue {
             var members: [(String, JSONValue)] = []
             if let match { members.append(("match", match.scenarioJSON)) }
             members.append(("does", does(action)))
             if let written = set(action) { members.append(("set", written)) }
-            return .object(members)
+            return .object(members + more(action))
         }
         return .array(cases.map { entry($0.match, $0.action) } + [entry(nil, otherwise)])
     }
@@ -286,17 +304,25 @@ extension ServiceExtension {
         if !handling.otherwise.set.isEmpty { members.append(("set", handling.otherwise.set.scenarioJSON)) }
         if let peakMemory { members.append(("peakMemory", .string(ByteSizeText.text(peakMemory)))) }
         if protectedData { members.append(("protectedData", .bool(true))) }
+        members += handling.otherwise.communicationJSON
         if !handling.cases.isEmpty {
             let cases = AppCases(handling.otherwise, cases: handling.cases)
             guard
                 case .array(var entries) = cases.scenarioJSON(
                     set: { $0.set.isEmpty ? Optional<JSONValue>.none : $0.set.scenarioJSON },
-                    { .string($0.does.rawValue) })
+                    more: \.communicationJSON, { .string($0.does.rawValue) })
             else { return .object(members) }
             entries.removeLast()  // `otherwise` is the mapping's own does and set
             members.append(("cases", .array(entries)))
         }
         return .object(members)
+    }
+}
+
+extension ServiceExtension.Handling {
+    /// `communication: { sender }` as a scenario writes it, when the handling makes a communication notification.
+    var communicationJSON: [(String, JSONValue)] {
+        communicationSender.map { [("communication", .object([("sender", .string($0))]))] } ?? []
     }
 }
 

@@ -99,11 +99,6 @@ extension ScenarioLoader.Reader {
         return settings
     }
 
-    /// "`name` is not simulated yet".
-    static func notYet(_ name: String) -> String {
-        "\(name) is in phone.md but not simulated yet (issue 23): leave it out"
-    }
-
     /// One of an enumeration's names, with a suggestion when it is close to one.
     func choice<Value: RawRepresentable & CaseIterable>(_ field: Field) throws(ScenarioError) -> Value
     where Value.RawValue == String {

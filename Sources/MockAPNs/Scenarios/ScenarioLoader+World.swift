@@ -80,8 +80,7 @@ extension ScenarioLoader.Reader {
         var apps = [String: AppRecord]()
         var firstLine = [String: Int]()
         for element in try field.list() {
-            let fields = try element.mapping(
-                known: ["bundleID", "teamID"] + Self.appBehaviourFields + Self.appBehaviourFieldsNotYet)
+            let fields = try element.mapping(known: ["bundleID", "teamID"] + Self.appBehaviourFields)
             let bundleField = try fields.required("bundleID")
             let bundle = try bundleID(bundleField)
             if let line = firstLine[bundle] {

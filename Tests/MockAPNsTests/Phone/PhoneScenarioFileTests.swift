@@ -70,9 +70,19 @@ struct PhoneScenarioFileTests {
                 server, to: Self.token(13), PhonePush.alert(), topic: "com.example.clip")
             #expect(clip.kindAndRule == "notShown ephemeral-expired", "\(clip.device?.reason ?? "")")
             #expect(try await silent(14) == "notLaunched background-app-inactive")
+            let nested = try await PhonePush.send(
+                server, to: Self.token(15), #"{"aps":{"alert":"Ready"},"data":{"orderID":"42"}}"#,
+                topic: "com.example.shop")
+            #expect(nested.kindAndRule == "shown payload-type")
+            #expect(nested.device?.warnings.first?.contains("found at data.orderID") == true)
+            let message = try await PhonePush.send(
+                server, to: Self.token(16),
+                #"{"aps":{"mutable-content":1,"alert":{"title":"Mum","body":"Dinner at 8?"}}}"#,
+                topic: "com.example.chat")
+            #expect(message.kindAndRule == "shown focus-communication" && message.device?.communicationSender == "Mum")
             let report = server.verify(startedAt: nil)
             #expect(report.passed, "\(report)")
-            #expect(report.items.count == 26)
+            #expect(report.items.count == 28)
         }
     }
 }

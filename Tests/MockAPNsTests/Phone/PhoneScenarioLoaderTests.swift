@@ -215,11 +215,6 @@ struct PhoneScenarioLoaderTests {
                 .contains("'does'"))
     }
 
-    @Test("refuses a field phone.md names but this version does not simulate yet, saying so")
-    func refusesNotYet() throws {
-        #expect(try refusal("apps:\n  - { bundleID: com.x, payload: {} }\n").message.contains("not simulated yet"))
-    }
-
     @Test("a rule's phone: false loads and is written back; a rule without it reaches the phone")
     func rulePhone() throws {
         let scenario = try parse(

@@ -1,0 +1,82 @@
+"""Pushes whose custom keys an app's code reads, and a chat message its service extension makes a communication
+notification, sent with httpx over HTTP/2 as a provider writes them.
+
+Four pushes to one phone, in this order (the VoIP push to its PushKit token, the others to its app token), each
+with the apns-push-type and topic Apple documents and a provider token made with PyJWT from the test key (only host,
+port and the trusted CA differ from production use):
+
+- nested: an alert whose orderID sits under "data", where an FCM-style provider puts it, not beside "aps";
+- typed: the same alert with orderID beside "aps", as the app's Codable type reads it;
+- voip: a VoIP push whose callID is a number where the app reads a String;
+- message: a chat message with mutable-content and alert text, from Mum.
+
+One JSON line per case, with the apns-id the mock answered; exit 0 only when every push got 200. The test that runs
+this script reads what the simulated phone did with each push from the mock's journal.
+"""
+
+import argparse
+import json
+import os
+import ssl
+import time
+import uuid
+
+import httpx
+import jwt
+
+from _common import Report
+
+ORDER = {"alert": {"title": "Order 42", "body": "Your food is on its way"}}
+
+# (case, apns-push-type, topic suffix, priority, payload)
+PUSHES = [
+    ("nested", "alert", "", "10", {"aps": ORDER, "data": {"orderID": "42"}}),
+    ("typed", "alert", "", "10", {"aps": ORDER, "orderID": "42"}),
+    ("voip", "voip", ".voip", "10", {"callID": 7, "callerName": "Mum"}),
+    ("message", "alert", "", "10",
+     {"aps": {"mutable-content": 1, "alert": {"title": "New message", "body": "Dinner at 8?"}}, "from": "Mum"}),
+]
+
+
+def arguments():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
+    parser.add_argument("--token", required=True, help="the app's device token")
+    parser.add_argument("--voip-token", required=True, help="the app's PushKit (VoIP) token on the same phone")
+    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
+    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
+    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
+    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
+    parser.add_argument("--topic", default="com.example.app", help="the app's bundle id")
+    return parser.parse_args()
+
+
+def main():
+    args = arguments()
+    report = Report()
+    with open(args.p8) as key:
+        bearer = jwt.encode({"iss": args.team, "iat": int(time.time())}, key.read(), algorithm="ES256",
+                            headers={"kid": args.key_id})
+    trust = ssl.create_default_context(cafile=args.ca)
+    base = f"https://localhost:{args.port}/3/device/"
+    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+        for name, kind, suffix, priority, payload in PUSHES:
+            apns_id = str(uuid.uuid4())
+            try:
+                token = args.voip_token if kind == "voip" else args.token
+                sent = client.post(base + token, content=json.dumps(payload), headers={
+                    "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": args.topic + suffix,
+                    "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600), "apns-id": apns_id})
+            except httpx.HTTPError as error:
+                report.error(name, error)
+                continue
+            report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
+                        and sent.headers.get("apns-id", "").lower() == apns_id,
+                        status=sent.status_code, apns_id=apns_id, body=sent.text)
+    report.exit()
+
+
+if __name__ == "__main__":
+    main()
