@@ -83,6 +83,26 @@ def expect_timestamp(value):
     return isinstance(value, int) and not isinstance(value, bool) and value > 10**12
 
 
+def post_push(client, report, name, url, body, headers):
+    """POSTs one push with a fresh ``apns-id`` on an httpx HTTP/2 client and reports it as the case ``name``: it
+    passes when the answer came over HTTP/2, is 200, and echoes the ``apns-id``. Returns the response, or None when
+    the request failed (reported as an error)."""
+    import uuid
+
+    import httpx
+
+    apns_id = str(uuid.uuid4())
+    try:
+        sent = client.post(url, content=body, headers={**headers, "apns-id": apns_id})
+    except httpx.HTTPError as error:
+        report.error(name, error)
+        return None
+    report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
+                and sent.headers.get("apns-id", "").lower() == apns_id,
+                status=sent.status_code, apns_id=apns_id, body=sent.text)
+    return sent
+
+
 class _Tunnel(socketserver.BaseRequestHandler):
     def handle(self):
         client = self.request

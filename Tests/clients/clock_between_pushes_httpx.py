@@ -14,12 +14,11 @@ import json
 import os
 import ssl
 import time
-import uuid
 
 import httpx
 import jwt
 
-from _common import ALERT, Report
+from _common import ALERT, Report, post_push
 
 
 def arguments():
@@ -60,17 +59,9 @@ def main():
                 # The old token is hours old on the mock's clock now: a provider makes a new one, as it must
                 # within the hour, issued at the mock's time.
                 bearer = provider_token(moved.json()["unix"])
-            apns_id = str(uuid.uuid4())
-            try:
-                sent = client.post(url, content=body, headers={
-                    "authorization": f"bearer {bearer}", "apns-push-type": "alert", "apns-topic": args.topic,
-                    "apns-priority": "10", "apns-id": apns_id})
-            except httpx.HTTPError as error:
-                report.error(name, error)
-                continue
-            report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
-                        and sent.headers.get("apns-id", "").lower() == apns_id,
-                        status=sent.status_code, apns_id=apns_id, body=sent.text)
+            post_push(client, report, name, url, body, {
+                "authorization": f"bearer {bearer}", "apns-push-type": "alert", "apns-topic": args.topic,
+                "apns-priority": "10"})
     report.exit()
 
 

@@ -19,12 +19,11 @@ import json
 import os
 import ssl
 import time
-import uuid
 
 import httpx
 import jwt
 
-from _common import Report
+from _common import Report, post_push
 
 ORDER = {"alert": {"title": "Order 42", "body": "Your food is on its way"}}
 
@@ -63,18 +62,10 @@ def main():
     base = f"https://localhost:{args.port}/3/device/"
     with httpx.Client(http2=True, verify=trust, timeout=20) as client:
         for name, kind, suffix, priority, payload in PUSHES:
-            apns_id = str(uuid.uuid4())
-            try:
-                token = args.voip_token if kind == "voip" else args.token
-                sent = client.post(base + token, content=json.dumps(payload), headers={
-                    "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": args.topic + suffix,
-                    "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600), "apns-id": apns_id})
-            except httpx.HTTPError as error:
-                report.error(name, error)
-                continue
-            report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
-                        and sent.headers.get("apns-id", "").lower() == apns_id,
-                        status=sent.status_code, apns_id=apns_id, body=sent.text)
+            token = args.voip_token if kind == "voip" else args.token
+            post_push(client, report, name, base + token, json.dumps(payload), {
+                "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": args.topic + suffix,
+                "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600)})
     report.exit()
 
 

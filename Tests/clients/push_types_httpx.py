@@ -12,12 +12,11 @@ import json
 import os
 import ssl
 import time
-import uuid
 
 import httpx
 import jwt
 
-from _common import Report
+from _common import Report, post_push
 
 APP = "com.example.app"
 
@@ -61,17 +60,9 @@ def main():
     pushes.append(("mdm", "mdm", args.mdm_topic, "10", {"mdm": "8F1D2A5B-PUSHMAGIC"}))
     with httpx.Client(http2=True, verify=trust, timeout=20) as client:
         for name, kind, topic, priority, payload in pushes:
-            apns_id = str(uuid.uuid4())
-            try:
-                sent = client.post(url, content=json.dumps(payload), headers={
-                    "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": topic,
-                    "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600), "apns-id": apns_id})
-            except httpx.HTTPError as error:
-                report.error(name, error)
-                continue
-            report.case(name, sent.http_version == "HTTP/2" and sent.status_code == 200
-                        and sent.headers.get("apns-id", "").lower() == apns_id,
-                        status=sent.status_code, apns_id=apns_id, body=sent.text)
+            post_push(client, report, name, url, json.dumps(payload), {
+                "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": topic,
+                "apns-priority": priority, "apns-expiration": str(int(time.time()) + 3600)})
     report.exit()
 
 
