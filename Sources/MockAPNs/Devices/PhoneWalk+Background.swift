@@ -111,19 +111,10 @@ extension PhoneWalk {
                         .replaced, rule: .backgroundCoalesced,
                         reason: "a newer background push for \(bundleID) is held instead: iOS keeps one per app"),
                     related: number))
-        } else if phone.held.count >= Phone.storedSlotLimit,
-            let oldest = phone.held.min(by: { $0.value.at < $1.value.at })
-        {
-            // Only lenient mode's endless topics reach it: one phone cannot make the mock hold pushes without bound.
-            phone.held[oldest.key] = nil
-            events.append(
-                DeviceEvent(
-                    oldest.value.number, at: now,
-                    DeviceOutcome(
-                        .replaced, rule: .backgroundCoalesced,
-                        reason: "phone \(phone.id) already held background pushes for \(Phone.storedSlotLimit) apps "
-                            + "(the mock's limit per phone): the oldest was dropped for a newer one"),
-                    related: number))
+        } else {
+            evictOldest(
+                from: &phone.held, since: \.at, number: \.number, rule: .backgroundCoalesced, for: number,
+                "phone \(phone.id) already held background pushes for \(Phone.storedSlotLimit) apps")
         }
         phone.held[bundleID] = Phone.HeldPush(number: number, at: now, rule: rule)
         return Step(.held, rule, reason)

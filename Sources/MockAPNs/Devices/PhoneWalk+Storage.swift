@@ -120,20 +120,30 @@ extension PhoneWalk {
     }
 
     /// Makes room for one more slot on a phone that stores `Phone.storedSlotLimit` already (only lenient mode's
-    /// endless topics reach it): the oldest stored push is dropped, with the event `replaced` naming the limit, so
-    /// that one offline phone cannot make the mock hold pushes without bound.
+    /// endless topics reach it): the oldest stored push is dropped, with the event `replaced` naming the limit.
     private mutating func evictOldestStored(on phone: inout Phone, for number: PushNumber) {
-        guard phone.stored.count >= Phone.storedSlotLimit,
-            let oldest = phone.stored.min(by: { $0.value.storedAt < $1.value.storedAt })
+        evictOldest(
+            from: &phone.stored, since: \.storedAt, number: \.number, rule: .storageReplaced, for: number,
+            "phone \(phone.id) already stored \(Phone.storedSlotLimit) pushes")
+    }
+
+    /// Drops the oldest entry of `entries` (by `since`) when it holds `Phone.storedSlotLimit` already, with the event
+    /// `replaced` (`rule`, "`what` (the mock's limit per phone): the oldest was dropped for a newer one") for its
+    /// push, related to `number`: one phone cannot make the mock keep pushes without bound.
+    mutating func evictOldest<Entry>(
+        from entries: inout [String: Entry], since: KeyPath<Entry, Date>, number: KeyPath<Entry, PushNumber>,
+        rule: DeviceRule, for newer: PushNumber, _ what: String
+    ) {
+        guard entries.count >= Phone.storedSlotLimit,
+            let oldest = entries.min(by: { $0.value[keyPath: since] < $1.value[keyPath: since] })
         else { return }
-        phone.stored[oldest.key] = nil
+        entries[oldest.key] = nil
         events.append(
             DeviceEvent(
-                oldest.value.number, at: now,
+                oldest.value[keyPath: number], at: now,
                 DeviceOutcome(
-                    .replaced, rule: .storageReplaced,
-                    reason: "phone \(phone.id) already stored \(Phone.storedSlotLimit) pushes (the mock's limit per "
-                        + "phone): the oldest was dropped for a newer one"),
-                related: number))
+                    .replaced, rule: rule,
+                    reason: what + " (the mock's limit per phone): the oldest was dropped for a newer one"),
+                related: newer))
     }
 }
