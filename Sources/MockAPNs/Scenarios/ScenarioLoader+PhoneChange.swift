@@ -27,6 +27,24 @@ extension ScenarioLoader {
         guard let root, case .mapping = root else {
             throw ScenarioError(message: "the body must be a JSON object of the fields to change, such as \(example)")
         }
-        return Field(node: root, path: "", file: nil)
+        let field = Field(node: root, path: "", file: nil)
+        try refuseNulls(in: field)
+        return field
+    }
+
+    /// The fields a change may set to `null`, and what that means: `focus` (turns it off), `lastOpened` (back to the
+    /// load time).
+    static let nullableChangeFields: Set<String> = ["focus", "lastOpened"]
+
+    /// Refuses a `null` anywhere in a change but at `nullableChangeFields`: elsewhere it would change nothing, and a
+    /// 200 that changed nothing is a silent failure.
+    private static func refuseNulls(in field: Field) throws(ScenarioError) {
+        guard case .mapping = field.node else { return }
+        for (key, value) in try field.freeMapping() {
+            if value.isNull, !nullableChangeFields.contains(key) {
+                throw value.error("null changes nothing: leave the field out to keep it, or give a value")
+            }
+            try refuseNulls(in: value)
+        }
     }
 }

@@ -162,6 +162,10 @@ struct PhoneAPIEndToEndTests {
                 "PATCH", control, "/v1/phones/alice", body: #"{"focus": {"name": " "}}"#)
             #expect(
                 unnamed.status == 400 && unnamed.error?.contains("a Focus needs a name") == true, "\(unnamed.text)")
+            for body in [#"{"online": null}"#, #"{"apps": {"com.example.app": {"state": null}}}"#] {
+                let null = try await ControlCurl.call("PATCH", control, "/v1/phones/alice", body: body)
+                #expect(null.status == 400 && null.error?.contains("null changes nothing") == true, "\(null.text)")
+            }
             #expect(server.journal.records().allSatisfy { $0.kind != .phone }, "nothing changed, nothing recorded")
             let alice = try await ControlCurl.call("GET", control, "/v1/phones/alice")
             #expect(alice.json?["state"]?["online"] == true)
