@@ -202,7 +202,8 @@ realistic() {
     fi
     if [[ -n ${BASELINE_BIN:-} ]]; then
         echo
-        echo "| tokens | config | CPU µs/req: this build (runs) | baseline (runs) | floor | nghttpd | this build / baseline |"
+        echo "| tokens | config | CPU µs/req: this build (runs) | baseline (runs) | floor | nghttpd |" \
+            "this build / baseline |"
         echo "|---:|---|---:|---:|---:|---:|---:|"
         for tokens in $REALISTIC_TOKENS; do
             for cfg in "${configs[@]}"; do

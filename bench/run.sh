@@ -18,8 +18,8 @@
 # before and after in ONE run (issue 23's "side by side"; absolute µs move with the machine's load, ratios less).
 #
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
-# MOCK_APNS_BIN, MOCK_APNS_ARGS, BASELINE_BIN, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
-# RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
+# MOCK_APNS_BIN, MOCK_APNS_ARGS, BASELINE_BIN, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS,
+# SOAK_STREAMS, SOAK_INTERVAL, RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -516,7 +516,8 @@ TABLE="$TMP/table.md"
     fi
     if [[ -n $BASELINE_BIN ]]; then
         echo
-        echo "| config | CPU µs/req: this build (runs) | baseline (runs) | this build / baseline | req/s this / baseline |"
+        echo "| config | CPU µs/req: this build (runs) | baseline (runs) | this build / baseline |" \
+            "req/s this / baseline |"
         echo "|---|---:|---:|---:|---:|"
         for cfg in "${CONFIGS[@]}"; do
             read -r name c m n <<<"$cfg"

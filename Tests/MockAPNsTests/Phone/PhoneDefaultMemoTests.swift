@@ -12,10 +12,13 @@ struct PhoneDefaultMemoTests {
 
     /// A step of the sequence: a push, or a change of a phone between pushes.
     enum Step {
+        /// A push of `type` to the token ending in `token`.
         case push(APNsRequest.Content, type: String, token: Int)
+        /// A change of the phone of the token ending in `token`, as `PATCH /v1/phones/{id}` makes one.
         case change(token: Int, (inout Phone) -> Void)
     }
 
+    /// The 64-digit token ending in `n` (two hex digits).
     static func token(_ n: Int) -> DeviceToken {
         DeviceToken(validated: String(repeating: "ab", count: 31) + String(format: "%02x", n))
     }
