@@ -15,7 +15,8 @@
 # there). The server's CPU per request counts every request of every worker; req/s is all answered requests over
 # the longest worker's time; latency comes from a second round with h2load's per-request logs.
 #
-# Settings: REALISTIC (1; 0 skips), REALISTIC_TOKENS ("1000 100000"), REALISTIC_N (N_C4).
+# Settings: REALISTIC (1; 0 skips), REALISTIC_TOKENS ("1000 100000"), REALISTIC_N (N_C4); with run.sh's BASELINE_BIN
+# the baseline server takes its turn here too and the table ends with "this build / baseline".
 
 REALISTIC_TOKENS=${REALISTIC_TOKENS:-"1000 100000"}
 REALISTIC_N=${REALISTIC_N:-$N_C4}
@@ -147,6 +148,8 @@ realistic() {
                 Q[$s,$tokens,$name,rps]=$(median ${RR[$s]})
                 # shellcheck disable=SC2086
                 Q[$s,$tokens,$name,cpu]=$(median ${RC[$s]})
+                # shellcheck disable=SC2086
+                Q[$s,$tokens,$name,cpus]=$(spread ${RC[$s]})
                 realistic_run "$s" "$c" "$streams" $((n / 2)) "$tokens" 1 >/dev/null
                 cat "$TMP"/rl-"$s"-*.log >"$TMP/rl-$s.all"
                 read -r "Q[$s,$tokens,$name,p50]" "Q[$s,$tokens,$name,p99]" < <(percentiles "$TMP/rl-$s.all")
@@ -194,6 +197,24 @@ realistic() {
                 awk -v t="$tokens" -v name="$name" -v f="${Q[floor,$tokens,$name,cpu]}" \
                     -v nc="${Q[nghttpd,$tokens,$name,cpu]}" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
                     'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", t, name, f, nc, mc, mc - f }'
+            done
+        done
+    fi
+    if [[ -n ${BASELINE_BIN:-} ]]; then
+        echo
+        echo "| tokens | config | CPU µs/req: this build (runs) | baseline (runs) | floor | nghttpd |" \
+            "this build / baseline |"
+        echo "|---:|---|---:|---:|---:|---:|---:|"
+        for tokens in $REALISTIC_TOKENS; do
+            for cfg in "${configs[@]}"; do
+                read -r name c m n <<<"$cfg"
+                awk -v t="$tokens" -v name="$name" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
+                    -v bc="${Q[baseline,$tokens,$name,cpu]}" -v ms="${Q[mock-apns,$tokens,$name,cpus]}" \
+                    -v bs="${Q[baseline,$tokens,$name,cpus]}" -v f="${Q[floor,$tokens,$name,cpu]:--}" \
+                    -v nc="${Q[nghttpd,$tokens,$name,cpu]}" 'BEGIN {
+                        printf "| %s | %s | %s (%s) | %s (%s) | %s | %s | %.3f× |\n", t, name, mc, ms, bc, bs, f, nc,
+                            (bc > 0 ? mc / bc : 0)
+                    }'
             done
         done
     fi

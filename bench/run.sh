@@ -13,9 +13,13 @@
 # After the identical-push table it measures realistic traffic (bench/realistic.sh: distinct tokens, mixed
 # payloads, about 5 % rejected) against both servers and prints its table; REALISTIC=0 skips it.
 #
+# BASELINE_BIN=path/to/old/mock-apns adds a further server, "baseline": an older build, in the same alternating
+# rounds, with its own rows and a "this build / baseline" table of CPU per request, so that a change is measured
+# before and after in ONE run (issue 23's "side by side"; absolute µs move with the machine's load, ratios less).
+#
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
-# MOCK_APNS_BIN, MOCK_APNS_ARGS, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS, SOAK_STREAMS, SOAK_INTERVAL,
-# RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
+# MOCK_APNS_BIN, MOCK_APNS_ARGS, BASELINE_BIN, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS,
+# SOAK_STREAMS, SOAK_INTERVAL, RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,6 +40,7 @@ H2LOAD_THREADS=${H2LOAD_THREADS:-1}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}   # seconds one h2load run may take before the bench gives up
 MOCK_APNS_ARGS=${MOCK_APNS_ARGS:-}  # extra arguments for `mock-apns serve` (e.g. --scenario FILE)
 FLOOR=${FLOOR:-1}                 # 1: also measure the floor (MOCK_APNS_BENCH_FLOOR=1); 0: leave it out
+BASELINE_BIN=${BASELINE_BIN:-}    # an older mock-apns binary, measured beside this one ("baseline"); empty: none
 SOAK=${SOAK:-0}
 SOAK_N=${SOAK_N:-5000000}
 SOAK_CLIENTS=${SOAK_CLIENTS:-4}
@@ -149,12 +154,16 @@ build_mock() {
 }
 
 MOCK_PORT=""
-start_mock() {  # start_mock [floor] — sets MOCK_PID and MOCK_PORT (FLOOR_PID and FLOOR_PORT with floor), and JWT
-    local name=${1:-mock} port pid floor=0
+# start_mock [floor|baseline] — sets MOCK_PID and MOCK_PORT (FLOOR_PID and FLOOR_PORT with floor, BASELINE_PID and
+# BASELINE_PORT with baseline: BASELINE_BIN, started without the flags it may not know), and JWT
+start_mock() {
+    local name=${1:-mock} port pid floor=0 bin=$MOCK_APNS_BIN channels=(--channels-port 0)
     [[ $name == floor ]] && floor=1
+    # A build from before the broadcast channels (issue 24) has no --channels-port.
+    [[ $name == baseline ]] && bin=$BASELINE_BIN && channels=()
     port=$(free_port)
     # shellcheck disable=SC2086  # MOCK_APNS_ARGS is a list of words on purpose
-    MOCK_APNS_BENCH_FLOOR=$floor "${SERVER_ON[@]}" "$MOCK_APNS_BIN" serve --port "$port" --control-port 0 --channels-port 0 \
+    MOCK_APNS_BENCH_FLOOR=$floor "${SERVER_ON[@]}" "$bin" serve --port "$port" --control-port 0 "${channels[@]}" \
         --log-level warning --journal-capacity 100000 $MOCK_APNS_ARGS >"$TMP/$name.out" 2>"$TMP/$name.err" &
     pid=$!
     SERVER_PIDS+=("$pid")
@@ -165,7 +174,12 @@ start_mock() {  # start_mock [floor] — sets MOCK_PID and MOCK_PORT (FLOOR_PID 
         sleep 0.1
     done
     grep -qx 'ready' "$TMP/$name.out" || { cat "$TMP/$name.err" >&2; die "mock-apns ($name) did not print 'ready' within 30 s"; }
-    if ((floor)); then FLOOR_PID=$pid FLOOR_PORT=$port; else MOCK_PID=$pid MOCK_PORT=$port; fi
+    case $name in
+        floor) FLOOR_PID=$pid FLOOR_PORT=$port ;;
+        baseline) BASELINE_PID=$pid BASELINE_PORT=$port ;;
+        *) MOCK_PID=$pid MOCK_PORT=$port ;;
+    esac
+    # Tokens come from this build for every server (the same embedded test key; an old build may lack --issued-at).
     JWT=$("$MOCK_APNS_BIN" token)
     [[ $JWT == *.*.* ]] || die "mock-apns token printed no JWT: $JWT"
 }
@@ -381,20 +395,35 @@ fi
 # The comparison
 # ---------------------------------------------------------------------------------------------------------------
 build_mock
+if [[ -n $BASELINE_BIN ]]; then
+    [[ -x $BASELINE_BIN ]] || die "BASELINE_BIN=$BASELINE_BIN is not an executable"
+    say "bench: baseline BASELINE_BIN=$BASELINE_BIN, measured beside this build"
+fi
 start_nghttpd
 start_mock
 ((FLOOR == 1)) && start_mock floor
+[[ -n $BASELINE_BIN ]] && start_mock baseline
 set_headers
 check_200 nghttpd "$NGHTTPD_PORT"
 check_200 mock-apns "$MOCK_PORT"
 ((FLOOR == 1)) && check_200 floor "$FLOOR_PORT"
+[[ -n $BASELINE_BIN ]] && check_200 baseline "$BASELINE_PORT"
 
 # name clients streams requests
 CONFIGS=("1x100 1 100 $N_C1" "4x100 4 100 $N_C4" "50x10 50 10 $N_C50")
 SERVERS=(nghttpd mock-apns)
 ((FLOOR == 1)) && SERVERS+=(floor)
-server_pid() { case $1 in nghttpd) echo "$NGHTTPD_PID" ;; floor) echo "$FLOOR_PID" ;; *) echo "$MOCK_PID" ;; esac; }
-server_port() { case $1 in nghttpd) echo "$NGHTTPD_PORT" ;; floor) echo "$FLOOR_PORT" ;; *) echo "$MOCK_PORT" ;; esac; }
+[[ -n $BASELINE_BIN ]] && SERVERS+=(baseline)
+server_pid() {
+    case $1 in nghttpd) echo "$NGHTTPD_PID" ;; floor) echo "$FLOOR_PID" ;; baseline) echo "$BASELINE_PID" ;;
+        *) echo "$MOCK_PID" ;; esac
+}
+server_port() {
+    case $1 in nghttpd) echo "$NGHTTPD_PORT" ;; floor) echo "$FLOOR_PORT" ;; baseline) echo "$BASELINE_PORT" ;;
+        *) echo "$MOCK_PORT" ;; esac
+}
+# spread VALUES… → "min–max" of one server's runs, printed beside a median
+spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s–%s", lo, hi }'; }
 
 say "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)$(
     [[ $PIN == 1 ]] && echo ", servers on CPU $SERVER_CPU, h2load on CPU $CLIENT_CPU" || echo ", no pinning")"
@@ -428,6 +457,8 @@ for cfg in "${CONFIGS[@]}"; do
         R[$s,$name,rps]=$(median ${RUNS_RPS[$s]})
         # shellcheck disable=SC2086
         R[$s,$name,cpu]=$(median ${RUNS_CPU[$s]})
+        # shellcheck disable=SC2086
+        R[$s,$name,cpus]=$(spread ${RUNS_CPU[$s]})
         # Latency in a separate run: h2load's per-request log costs it a write(2) per request, which would
         # lower the throughput it can drive (most for the faster server).
         lat_n=$((n / 2))
@@ -481,6 +512,21 @@ TABLE="$TMP/table.md"
             read -r name c m n <<<"$cfg"
             awk -v name="$name" -v f="${R[floor,$name,cpu]}" -v nc="${R[nghttpd,$name,cpu]}" \
                 -v mc="${R[mock-apns,$name,cpu]}" 'BEGIN { printf "| %s | %s | %s | %s | %.2f |\n", name, f, nc, mc, mc - f }'
+        done
+    fi
+    if [[ -n $BASELINE_BIN ]]; then
+        echo
+        echo "| config | CPU µs/req: this build (runs) | baseline (runs) | this build / baseline |" \
+            "req/s this / baseline |"
+        echo "|---|---:|---:|---:|---:|"
+        for cfg in "${CONFIGS[@]}"; do
+            read -r name c m n <<<"$cfg"
+            awk -v name="$name" -v mc="${R[mock-apns,$name,cpu]}" -v bc="${R[baseline,$name,cpu]}" \
+                -v ms="${R[mock-apns,$name,cpus]}" -v bs="${R[baseline,$name,cpus]}" \
+                -v mr="${R[mock-apns,$name,rps]}" -v br="${R[baseline,$name,rps]}" 'BEGIN {
+                    printf "| %s | %s (%s) | %s (%s) | %.3f× | %.2f× |\n", name, mc, ms, bc, bs,
+                        (bc > 0 ? mc / bc : 0), (br > 0 ? mr / br : 0)
+                }'
         done
     fi
 } >"$TABLE"

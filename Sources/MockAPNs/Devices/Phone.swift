@@ -57,6 +57,16 @@ public struct Phone: Sendable {
         self.state = state
     }
 
+    /// Whether a push that leaves a default phone unchanged does the same here as on a default phone: the state is
+    /// the default one, and no stored or held push waits to be settled first. (A walk reads the rest of what a
+    /// phone keeps, its budgets and collapse ids, only after it has said that it changes the phone; a test pins it.)
+    var actsAsDefault: Bool {
+        stored.isEmpty && held.isEmpty && state == Self.defaultState
+    }
+
+    /// The state of a phone nobody changed.
+    private static let defaultState = PhoneState()
+
     /// An app's collapse id.
     struct CollapseKey: Sendable, Hashable {
         /// The app.

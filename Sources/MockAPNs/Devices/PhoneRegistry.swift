@@ -61,11 +61,32 @@ public final class PhoneRegistry: Sendable {
         }
     }
 
+    /// Whether the phone `id` is kept and, if so, whether it acts as a default phone (`Phone.actsAsDefault`): one
+    /// lookup, none while no phone is kept.
+    func kept(_ id: String) -> Kept {
+        if isEmpty { return .no }
+        return state.withLockedValue { state in
+            guard let phone = state.phones[id] else { return .no }
+            return phone.actsAsDefault ? .asDefault : .yes
+        }
+    }
+
+    /// How the registry keeps a phone (`kept(_:)`).
+    enum Kept {
+        /// Not kept: a push walks a default phone.
+        case no
+        /// Kept, and acting as a default phone (`Phone.actsAsDefault`).
+        case asDefault
+        /// Kept, with something a push may meet.
+        case yes
+    }
+
     /// Runs `body` on the phone `id`: the one kept, else a default phone, kept only when `body` says it changed
     /// it (a push that leaves something behind).
     func walk<T>(_ id: String, _ body: (inout Phone) -> (result: T, changed: Bool)) -> T {
         state.withLockedValue { state in
-            if state.phones[id] != nil { return body(&state.phones[id]!).result }
+            // One lookup of the 64-digit key for a kept phone, not one to find it and one to change it.
+            if let index = state.phones.index(forKey: id) { return body(&state.phones.values[index]).result }
             var phone = Phone(id: id, declared: false, state: PhoneState())
             let (result, changed) = body(&phone)
             if changed {

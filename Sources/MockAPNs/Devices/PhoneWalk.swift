@@ -133,8 +133,10 @@ struct PhoneWalk {
     /// The walk of the push types that are not notifications (phone.md §4, "The others"): APNs's stage (§1 steps
     /// 1, 3, 4 and 5; the person's notification setting does not apply to them), then the push type's own walk.
     private mutating func runOther(on phone: inout Phone) -> DeviceOutcome? {
-        let types: [APNsPushType] = [.pushtotalk, .location, .complication, .widgets, .controls, .fileprovider, .mdm]
-        guard types.contains(pushType) else { return nil }
+        switch pushType {
+        case .pushtotalk, .location, .complication, .widgets, .controls, .fileprovider, .mdm: break
+        default: return nil
+        }
         if !phone.state.app(bundleID).installed { return uninstalled(on: &phone) }
         if !phone.state.online { return store(on: &phone) }
         if phone.state.lowPowerMode, settings.powerStorage == .lowPriority, let stored = powerStep(on: &phone) {

@@ -6,47 +6,74 @@ extension MockAPNsEngine {
     /// simulation off (`simulation.enabled: false`). The two parts are passed, not the world: a copy of the world
     /// per push was measurable.
     ///
-    /// The token is the validated `DeviceToken` (lower-cased), never the path's text. A push to a phone the
-    /// registry does not keep, that leaves nothing behind, is walked on a default phone without a lock, and what
-    /// it gave is kept in the connection's memo for the next push like it (the provider's usual stream of the same
-    /// payload): an ordinary push then costs the phone a few comparisons.
+    /// The token is the validated `DeviceToken` (lower-cased), never the path's text. The connection's memo keeps
+    /// what a default phone did with the last push walked on it (`ValidationMemo.DefaultPhone`), for the provider's
+    /// usual stream of the same payload to many tokens:
+    /// - a push like one that left a default phone unchanged gets the same outcome on any phone that acts as a
+    ///   default one (not kept, or kept with the default state and nothing to settle: `Phone.actsAsDefault`),
+    ///   which costs one registry lookup and a few comparisons;
+    /// - a push like one that changed a default phone (a background push) goes straight to the phone kept;
+    /// - otherwise a phone the registry does not keep is first walked as a default phone without the lock, and
+    ///   kept only if the push changed it.
     func phoneOutcome(
         of request: APNsRequest.Content, to token: DeviceToken, pushType: String?, setup: PhoneSetup,
         devices: [String: Device], memo: ValidationMemo, now: Date
     ) -> DeviceOutcomeBox? {
         guard setup.enabled, let pushType, let type = Self.phoneType(pushType) else { return nil }
         let device = devices.isEmpty ? nil : devices[token.hex]
-        let fastPath = device?.phone == nil && phones.isEmpty
-        if fastPath, let box = memo.defaultPhoneOutcome(request, pushType: pushType) { return box }
+        // A phone the scenario names (`devices:` … `phone:`) is always walked where it is kept.
+        let named = device?.phone != nil
         let phoneID = device?.phone ?? token.hex
+        let memoized = named ? nil : memo.defaultPhone(for: request, pushType: pushType)
+        var kept = PhoneRegistry.Kept.yes
+        switch memoized {
+        case .outcome(let box):
+            kept = phones.kept(phoneID)
+            if kept != .yes { return box }
+        case .changes:
+            break
+        case nil:
+            if !named { kept = phones.kept(phoneID) }
+        }
         let bundleID = Self.bundleID(topic: request.fields.topic ?? device?.bundleID, type: type)
         let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
-        let walk = PhoneWalk(
+        var walk = PhoneWalk(
             request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID,
             token: token.hex, app: app, settings: setup.settings, now: now, loadedAt: setup.loadedAt)
-        if fastPath {
+        if kept == .no {
             var defaultPhone = Phone(id: phoneID, declared: false, state: PhoneState())
             var tried = walk
             guard let outcome = tried.run(on: &defaultPhone) else { return nil }
             if !tried.changed {
                 let box = DeviceOutcomeBox(outcome)
+                // An outcome read from `lastOpened` changes as the clock runs: never remembered.
                 if app.hasNoCases, !tried.readLastOpened {
-                    memo.keepDefaultPhoneOutcome(box, for: request, pushType: pushType)
+                    memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
                 }
                 return box
             }
+            memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
         }
-        return phones.walk(phoneID) { phone in
-            var walked = walk
+        let (box, asDefault) = phones.walk(phoneID) { phone in
+            // Read before the push: a phone that acted as a default one gives what a default phone gives.
+            let asDefault = phone.actsAsDefault
             // What the clock settled (storage, held pushes) before this push arrived, then what this push does.
-            walked.events = phone.settle(now: now, setup: setup)
-            let outcome = walked.run(on: &phone)
+            walk.events = phone.settle(now: now, setup: setup)
+            let outcome = walk.run(on: &phone)
             let box = outcome.map {
                 DeviceOutcomeBox(
-                    $0, number: walked.number, events: walked.events, unregisteredSince: walked.unregisteredSince)
+                    $0, number: walk.number, events: walk.events, unregisteredSince: walk.unregisteredSince)
             }
-            return (box, walked.changed)
+            return ((box, asDefault), walk.changed)
         }
+        if memoized == nil, !named, asDefault, let box {
+            if walk.changed {
+                memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
+            } else if app.hasNoCases, !walk.readLastOpened {
+                memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
+            }
+        }
+        return box
     }
 
     /// Settles every phone at the mock's clock (`Phone.settle`: storage, held pushes) and appends the events it gives

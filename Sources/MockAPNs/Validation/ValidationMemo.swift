@@ -8,6 +8,16 @@
 ///
 /// A class: the validator's check context holds it by reference, instead of moving a value in and out per request.
 final class ValidationMemo {
+    /// What a default phone did with a push like the last one walked on it (`defaultPhone(for:pushType:)`).
+    enum DefaultPhone {
+        /// It left the phone unchanged, with this outcome: the same again for a push like it, whatever the token,
+        /// on any phone that acts as a default one (`Phone.actsAsDefault`).
+        case outcome(DeviceOutcomeBox)
+        /// It changed the phone (a background push in the budget window): a push like it is walked on the phone
+        /// the registry keeps, without first trying a default phone.
+        case changes
+    }
+
     /// The push type named by an `apns-push-type` value.
     private var named: (value: String, type: APNsPushType?)?
     /// The push type whose suffix a topic carries.
@@ -20,9 +30,9 @@ final class ValidationMemo {
     private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
     /// What the phone reads of a payload.
     private var facts: (body: [UInt8], facts: PushFacts)?
-    /// What the default phone did with the last push that left it unchanged, and what that push was.
+    /// What the default phone did with the last push walked on it, and what that push was.
     private var defaultPhone:
-        (body: [UInt8], topic: String?, pushType: String, priority: String?, box: DeviceOutcomeBox)?
+        (body: [UInt8], topic: String?, pushType: String, priority: String?, did: DefaultPhone)?
 
     init() {}
 
@@ -64,20 +74,20 @@ final class ValidationMemo {
         return found
     }
 
-    /// What the default phone did with a push like `request` (the same payload, topic, push type and priority, no
-    /// collapse id) when that left the phone unchanged: the same again, whatever the token.
-    func defaultPhoneOutcome(_ request: APNsRequest.Content, pushType: String) -> DeviceOutcomeBox? {
+    /// What a default phone did with a push like `request` (the same payload, topic, push type and priority, no
+    /// collapse id); `nil` when the last push walked was not like it.
+    func defaultPhone(for request: APNsRequest.Content, pushType: String) -> DefaultPhone? {
         guard let memo = defaultPhone, request.fields.collapseID == nil, memo.pushType == pushType,
             memo.topic == request.fields.topic, memo.priority == request.fields.priority,
             Self.sameStorage(memo.body, request.body)
         else { return nil }
-        return memo.box
+        return memo.did
     }
 
-    /// Keeps `box` as what the default phone does with pushes like `request` (`defaultPhoneOutcome`).
-    func keepDefaultPhoneOutcome(_ box: DeviceOutcomeBox, for request: APNsRequest.Content, pushType: String) {
+    /// Keeps what a default phone did with pushes like `request` (`defaultPhone(for:pushType:)`).
+    func keepDefaultPhone(_ did: DefaultPhone, for request: APNsRequest.Content, pushType: String) {
         guard request.fields.collapseID == nil else { return }
-        defaultPhone = (request.body, request.fields.topic, pushType, request.fields.priority, box)
+        defaultPhone = (request.body, request.fields.topic, pushType, request.fields.priority, did)
     }
 
     func digits(ofToken value: String) -> DeviceToken.Digits {

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import MockAPNs
+
+/// The connection's memo of what a default phone did (`ValidationMemo.DefaultPhone`, a hot-path trick of issue 26):
+/// on distinct tokens it answers for phones the registry keeps as well, while they act as default ones. Every
+/// outcome it gives must be the one a walk without the memo gives, whatever the phone went through.
+@Suite("phone: the connection's memo of a default phone's outcome")
+struct PhoneDefaultMemoTests {
+    let fixture = ValidatorFixture()
+
+    /// A step of the sequence: a push, or a change of a phone between pushes.
+    enum Step {
+        /// A push of `type` to the token ending in `token`.
+        case push(APNsRequest.Content, type: String, token: Int)
+        /// A change of the phone of the token ending in `token`, as `PATCH /v1/phones/{id}` makes one.
+        case change(token: Int, (inout Phone) -> Void)
+    }
+
+    /// The 64-digit token ending in `n` (two hex digits).
+    static func token(_ n: Int) -> DeviceToken {
+        DeviceToken(validated: String(repeating: "ab", count: 31) + String(format: "%02x", n))
+    }
+
+    /// Runs `steps` on two engines alike: one whose pushes share one connection's memo, one that gives each push a
+    /// memo of its own; answers each push's outcome on both, with the events it carried.
+    func outcomes(_ steps: [Step]) throws -> [(memoized: String, fresh: String)] {
+        let memoized = MockAPNsEngine(world: fixture.world, rules: [], journal: try Journal(capacity: 100))
+        let fresh = MockAPNsEngine(world: fixture.world, rules: [], journal: try Journal(capacity: 100))
+        let memo = ValidationMemo()
+        let setup = fixture.world.phone
+        func text(_ box: DeviceOutcomeBox?) -> String {
+            guard let box else { return "none" }
+            let events = box.events.map { "\($0.event.kind.rawValue) \($0.event.rule?.id ?? "-")" }
+            return "\(box.value) events: \(events)"
+        }
+        var results: [(memoized: String, fresh: String)] = []
+        for step in steps {
+            switch step {
+            case .push(let request, let type, let n):
+                let token = Self.token(n)
+                let one = memoized.phoneOutcome(
+                    of: request, to: token, pushType: type, setup: setup, devices: [:], memo: memo, now: fixture.now)
+                let other = fresh.phoneOutcome(
+                    of: request, to: token, pushType: type, setup: setup, devices: [:], memo: ValidationMemo(),
+                    now: fixture.now)
+                results.append((text(one), text(other)))
+            case .change(let n, let change):
+                memoized.phones.change(Self.token(n).hex, change)
+                fresh.phones.change(Self.token(n).hex, change)
+            }
+        }
+        return results
+    }
+
+    @Test("alerts to phones kept for a background push, changed, offline and back get what a walk gives")
+    func keptPhones() throws {
+        let alert = fixture.request().content
+        let background = fixture.request(
+            headers: ["apns-push-type": "background", "apns-priority": "5"],
+            body: #"{"aps":{"content-available":1}}"#
+        ).content
+        let results = try outcomes([
+            .push(background, type: "background", token: 1),  // phone 1 is kept, with the default state
+            .push(alert, type: "alert", token: 2),  // not kept: the memo learns the alert's outcome
+            .push(alert, type: "alert", token: 1),  // kept, acting as a default phone
+            .change(token: 1) { $0.state.apps["com.example.app", default: AppOnPhone()].authorization = .denied },
+            .push(alert, type: "alert", token: 1),  // kept with another state: walked
+            .push(alert, type: "alert", token: 2),
+            .change(token: 1) { $0.state = PhoneState() },
+            .push(alert, type: "alert", token: 1),  // the default state again
+            .change(token: 1) { $0.state.online = false },
+            .push(alert, type: "alert", token: 1),  // stored
+            .change(token: 1) { $0.state.online = true },
+            .push(alert, type: "alert", token: 1),  // the stored push is delivered first
+            .push(background, type: "background", token: 3),
+            .push(background, type: "background", token: 3),  // the memo says a push like it changes the phone
+            .push(background, type: "background", token: 4),
+        ])
+        for (index, pair) in results.enumerated() {
+            #expect(pair.memoized == pair.fresh, "push \(index)")
+        }
+        // The sequence meets what it is meant to: a discarded alert, and a delivery settled before a push.
+        #expect(results[3].fresh.contains("discarded"))
+        #expect(results[2].fresh.contains("shown") && !results[2].fresh.contains("discarded"))
+        #expect(results[7].fresh.contains("storage-delivered"))
+    }
+
+    @Test("a phone that acts as a default one: the default state and nothing to settle")
+    func actsAsDefault() {
+        let registry = PhoneRegistry()
+        #expect(registry.kept("p") == .no)
+        registry.walk("p") { _ in ((), true) }
+        #expect(registry.kept("p") == .asDefault)
+        registry.change("p") { $0.state.locked = true }
+        #expect(registry.kept("p") == .yes)
+        registry.change("p") { $0.state.locked = false }
+        #expect(registry.kept("p") == .asDefault)
+        registry.change("p") {
+            $0.held["com.example.app"] = Phone.HeldPush(number: PushNumber(), at: Date(), rule: .backgroundBudget)
+        }
+        #expect(registry.kept("p") == .yes)
+    }
+}
