@@ -18,11 +18,16 @@ enum WireTypeSamples {
         body: #"{"reason":"BadDeviceToken"}"#)
     static let bareResponse = APNsResponse(status: 200, apnsID: "A", apnsUniqueID: nil, body: nil)
 
-    static let device = DeviceOutcome(
-        .started, rule: .activityStarted, reason: "push-to-start", trace: [.activityStarted, .soundOff],
-        related: 7,
-        activityID: "ACT-1", updateToken: "aa11", warnings: ["stale-date in 2057"],
-        notes: ["no input-push-token"])
+    /// Every member set, `communication` too (on a real outcome it goes with an alert, never a start).
+    static let device: DeviceOutcome = {
+        var device = DeviceOutcome(
+            .started, rule: .activityStarted, reason: "push-to-start", trace: [.activityStarted, .soundOff],
+            related: 7,
+            activityID: "ACT-1", updateToken: "aa11", warnings: ["stale-date in 2057"],
+            notes: ["no input-push-token"])
+        device.communicationSender = "Mum"
+        return device
+    }()
     static let bareDevice = DeviceOutcome(.ignored)
 
     /// A Live Activity push that started an activity: the record member `device` is present.
