@@ -83,6 +83,33 @@ def expect_timestamp(value):
     return isinstance(value, int) and not isinstance(value, bool) and value > 10**12
 
 
+def httpx_provider_parser(description, topic="com.example.app"):
+    """The command line the httpx provider scripts share: the mock's ``--port``, ``--token``, the app's ``--topic``,
+    and the trust and signing files (``--ca``, ``--p8``, ``--team``, ``--key-id``) with the repository's test
+    defaults. A script adds its own arguments to the parser it returns."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
+    parser.add_argument("--token", required=True, help="the device token to push to")
+    parser.add_argument("--topic", default=topic, help="the app's bundle id")
+    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
+    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
+    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
+    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
+    return parser
+
+
+def provider_token(args, issued_at):
+    """A provider token (ES256 JWT) signed with ``args.p8`` for ``args.team`` and ``args.key_id``, issued at
+    ``issued_at`` (seconds since 1970)."""
+    import jwt
+
+    with open(args.p8) as key:
+        return jwt.encode({"iss": args.team, "iat": int(issued_at)}, key.read(), algorithm="ES256",
+                          headers={"kid": args.key_id})
+
+
 def post_push(client, report, name, url, body, headers):
     """POSTs one push with a fresh ``apns-id`` on an httpx HTTP/2 client and reports it as the case ``name``: it
     passes when the answer came over HTTP/2, is 200, and echoes the ``apns-id``. Returns the response, or None when

@@ -9,45 +9,26 @@ moved. The test that runs this script reads the outcomes, and the connection eac
 journal.
 """
 
-import argparse
 import json
-import os
 import ssl
 import time
 
 import httpx
-import jwt
 
-from _common import ALERT, Report, post_push
+from _common import ALERT, Report, httpx_provider_parser, post_push, provider_token
 
 
 def arguments():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
+    parser = httpx_provider_parser(__doc__)
     parser.add_argument("--control-url", required=True, help="the mock's control API, http://127.0.0.1:PORT")
-    parser.add_argument("--token", required=True, help="the device token to push to")
-    parser.add_argument("--topic", default="com.example.app", help="the app's bundle id")
     parser.add_argument("--advance", default="9h", help="how far to move the mock's clock between the pushes")
-    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
-    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
-    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
-    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
     return parser.parse_args()
 
 
 def main():
     args = arguments()
     report = Report()
-    with open(args.p8) as key:
-        signing_key = key.read()
-
-    def provider_token(issued_at):
-        return jwt.encode({"iss": args.team, "iat": int(issued_at)}, signing_key, algorithm="ES256",
-                          headers={"kid": args.key_id})
-
-    bearer = provider_token(time.time())
+    bearer = provider_token(args, time.time())
     trust = ssl.create_default_context(cafile=args.ca)
     url = f"https://localhost:{args.port}/3/device/{args.token}"
     body = json.dumps(ALERT)
@@ -58,7 +39,7 @@ def main():
                 report.case("clock", moved.status_code == 200, status=moved.status_code, body=moved.text)
                 # The old token is hours old on the mock's clock now: a provider makes a new one, as it must
                 # within the hour, issued at the mock's time.
-                bearer = provider_token(moved.json()["unix"])
+                bearer = provider_token(args, moved.json()["unix"])
             post_push(client, report, name, url, body, {
                 "authorization": f"bearer {bearer}", "apns-push-type": "alert", "apns-topic": args.topic,
                 "apns-priority": "10"})

@@ -14,16 +14,13 @@ One JSON line per case, with the apns-id the mock answered; exit 0 only when eve
 this script reads what the simulated phone did with each push from the mock's journal.
 """
 
-import argparse
 import json
-import os
 import ssl
 import time
 
 import httpx
-import jwt
 
-from _common import Report, post_push
+from _common import Report, httpx_provider_parser, post_push, provider_token
 
 ORDER = {"alert": {"title": "Order 42", "body": "Your food is on its way"}}
 
@@ -38,26 +35,15 @@ PUSHES = [
 
 
 def arguments():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
-    parser.add_argument("--token", required=True, help="the app's device token")
+    parser = httpx_provider_parser(__doc__)
     parser.add_argument("--voip-token", required=True, help="the app's PushKit (VoIP) token on the same phone")
-    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
-    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
-    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
-    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
-    parser.add_argument("--topic", default="com.example.app", help="the app's bundle id")
     return parser.parse_args()
 
 
 def main():
     args = arguments()
     report = Report()
-    with open(args.p8) as key:
-        bearer = jwt.encode({"iss": args.team, "iat": int(time.time())}, key.read(), algorithm="ES256",
-                            headers={"kid": args.key_id})
+    bearer = provider_token(args, time.time())
     trust = ssl.create_default_context(cafile=args.ca)
     base = f"https://localhost:{args.port}/3/device/"
     with httpx.Client(http2=True, verify=trust, timeout=20) as client:

@@ -7,16 +7,13 @@ One JSON line per case, with the apns-id the mock answered; exit 0 only when eve
 this script reads what the simulated phone did with each push from the mock's journal.
 """
 
-import argparse
 import json
-import os
 import ssl
 import time
 
 import httpx
-import jwt
 
-from _common import Report, post_push
+from _common import Report, httpx_provider_parser, post_push, provider_token
 
 APP = "com.example.app"
 
@@ -33,16 +30,7 @@ PUSHES = [
 
 
 def arguments():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, required=True, help="the mock's APNs port")
-    parser.add_argument("--token", required=True, help="the device token to push to")
-    parser.add_argument("--ca", default=os.path.join(root, "certs/ca.pem"))
-    parser.add_argument("--p8", default=os.path.join(root, "certs/AuthKey_TESTKEY001.p8"))
-    parser.add_argument("--team", default="TESTTEAM01", help="team id (iss)")
-    parser.add_argument("--key-id", default="TESTKEY001", help="key id (kid)")
-    parser.add_argument("--topic", default=APP, help="the app's bundle id")
+    parser = httpx_provider_parser(__doc__, topic=APP)
     parser.add_argument("--mdm-topic", default="com.apple.mgmt.External.5f3a4a0e-1c1f-4a8e-9b6e-0f2c3d4e5f60",
                         help="the MDM push certificate's topic (its UID)")
     return parser.parse_args()
@@ -51,9 +39,7 @@ def arguments():
 def main():
     args = arguments()
     report = Report()
-    with open(args.p8) as key:
-        bearer = jwt.encode({"iss": args.team, "iat": int(time.time())}, key.read(), algorithm="ES256",
-                            headers={"kid": args.key_id})
+    bearer = provider_token(args, time.time())
     trust = ssl.create_default_context(cafile=args.ca)
     url = f"https://localhost:{args.port}/3/device/{args.token}"
     pushes = [(name, kind, args.topic + suffix, priority, payload) for name, kind, suffix, priority, payload in PUSHES]
