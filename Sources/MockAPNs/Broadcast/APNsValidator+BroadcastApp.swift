@@ -46,7 +46,7 @@ extension APNsValidator {
         guard BroadcastChannel.isWellFormedID(id) else {
             throw Rejection(
                 .badChannelId, rule: "apns-channel-id.format",
-                "the channel id '\(BroadcastChannel.shown(id))' is not base64")
+                "the channel id '\(Excerpt.of(id))' is not base64")
         }
         return id
     }

@@ -68,12 +68,6 @@ public struct BroadcastChannel: Sendable, Hashable {
         }
     }
 
-    /// `id` as a message quotes it: its first 64 characters and `…` when longer, so that an id typed by mistake
-    /// (a whole file) does not fill an answer.
-    static func shown(_ id: String) -> String {
-        id.count > 64 ? String(id.prefix(64)) + "…" : id
-    }
-
     /// The longest channel id taken (Apple gives no size; the ones it issues are about 24 characters).
     public static let maxIDLength = 256
 }

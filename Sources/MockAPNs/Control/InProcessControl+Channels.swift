@@ -14,7 +14,7 @@ extension InProcessControl {
     /// The 404 for a channel id no live channel has.
     static func unknownChannel(_ id: String) -> MockAPNsControlError {
         .notFound(
-            "no channel '\(BroadcastChannel.shown(id))': it was never created, or was deleted; "
+            "no channel '\(Excerpt.of(id))': it was never created, or was deleted; "
                 + "list the live ones with GET /v1/channels")
     }
 }

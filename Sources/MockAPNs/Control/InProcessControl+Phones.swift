@@ -55,9 +55,8 @@ extension InProcessControl {
     /// `phones.<id>.apps.<bundle>` entry; as `updatePhone`.
     public func updatePhoneApp(id: String, bundleID: String, _ fields: JSONValue) async throws -> PhoneSnapshot {
         guard BundleID.isPlausible(bundleID) else {
-            let shown = bundleID.count > 64 ? String(bundleID.prefix(64)) + "…" : bundleID
             throw MockAPNsControlError.badRequest(
-                "'\(shown)' is not a bundle id such as com.example.app (at most \(BundleID.maximumLength) bytes, "
+                "'\(Excerpt.of(bundleID))' is not a bundle id such as com.example.app (at most \(BundleID.maximumLength) bytes, "
                     + "no spaces, /, ?, # or %)")
         }
         return try await change(id, app: bundleID) { state in
