@@ -161,7 +161,7 @@ struct PhoneCommunicationEndToEndTests {
                 ]))
     }
 
-    @Test("the record's JSON and GET /v1/phones/{id} name the sender; PATCH allowedPeople changes the Focus")
+    @Test("the record's JSON, GET /v1/phones/{id} and mock-apns phone name the sender; PATCH allowedPeople changes it")
     func api() async throws {
         try await withControlServer(scenario: try PhonePush.scenario(Self.world)) { server, control in
             let mum = try await Self.send(server, 50, from: "Mum")
@@ -178,6 +178,13 @@ struct PhoneCommunicationEndToEndTests {
                 "PATCH", control, "/v1/phones/sleeping", body: #"{"focus": {"name": "Sleep", "allowedPeople": []}}"#)
             #expect(patched.status == 200, "\(patched.text)")
             #expect(try await Self.send(server, 50, from: "Mum").kindAndRule == "withheld focus-not-allowed")
+            let printed = try await offPool { try CLITests.run(["phone", "sleeping", "--control-url", control.url]) }
+            #expect(printed.status == 0, "\(printed.errors)")
+            let lines = printed.output.split(separator: "\n").filter { $0.hasPrefix("    #") }
+            #expect(lines.count == 3, "\(printed.output)")
+            #expect(lines.first?.hasSuffix(#" withheld from Mum "Mum" / "Hello""#) == true, "\(printed.output)")
+            #expect(lines.last?.hasSuffix(#" shown from Mum "Mum" / "Hello""#) == true, "\(printed.output)")
+            #expect(lines.dropFirst().first?.hasSuffix(#" withheld "Newsletter" / "Hello""#) == true)
         }
     }
 }
