@@ -247,7 +247,7 @@ devices:
     assert status == 200, answer
 
 
-def test_a_communication_notification_shows_its_senders_name_on_the_phone(page, mock, chat):
+def test_a_communication_notification_shows_its_senders_name_on_the_phone_and_the_push(page, mock, chat):
     message = mock.push(MESSAGE, token=BOB, topic=CHAT)
     assert (message["device"]["outcome"], message["device"]["rule"]) == ("shown", "focus-communication"), message
     ordinary = mock.push('{"aps":{"alert":{"title":"Newsletter","body":"This week"}}}', token=BOB, topic=CHAT)
@@ -263,6 +263,14 @@ def test_a_communication_notification_shows_its_senders_name_on_the_phone(page, 
     newsletter = listed[str(ordinary["sequence"])]
     assert not css(newsletter, '[data-testid="notification-sender"]'), "an ordinary notification names no sender"
     assert newsletter.get_attribute("data-sender") == ""
+    link = css(from_mum, "a")[0]
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)  # clear of the fixed footer
+    link.click()
+    wait_for(page, lambda d: d.current_url.endswith(f"/push/{message['sequence']}"))
+    assert one(page, '[data-testid="device-sender"]').text == "Mum"
+    assert one(page, '[data-testid="device-rule"]').text == "focus-communication"
+    page.back()
+    one(page, f'[data-testid="notification"][data-seq="{message["sequence"]}"]')
     # A second message from Mum arrives while the page is open: the view redraws it with its sender.
     later = mock.push(MESSAGE.replace("Dinner at 8?", "Bring bread"), token=BOB, topic=CHAT)
     wait_for(page, lambda d: [n.get_attribute("data-sender") for n in css(

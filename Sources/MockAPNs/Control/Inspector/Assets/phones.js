@@ -112,8 +112,9 @@ export function threadGroups(notifications) {
 }
 
 /**
- * The person a notification of `GET /v1/phones/{id}` is from: `communication.sender` of a communication
- * notification (the app's service extension made it one), or `""` for an ordinary one (`communication` null).
+ * The person a notification of `GET /v1/phones/{id}`, or a record's `device` part, is from: `communication.sender`
+ * of a communication notification (the app's service extension made it one), or `""` for an ordinary one
+ * (`communication` null or left out).
  */
 export function notificationSender(notification) {
     const sender = notification?.communication?.sender;
