@@ -2,8 +2,8 @@ import MockAPNs
 
 extension MockAPNsControl {
     /// Waits until the notification centre of the simulated phone `phone` (its id, or one of its device tokens)
-    /// lists `count` notifications with every content field given (of the app `app`, or of every app); throws a
-    /// readable failure otherwise.
+    /// lists `count` notifications with every content field given and the `sender` (of the app `app`, or of every
+    /// app); throws a readable failure otherwise.
     ///
     /// The list is the one `GET /v1/phones/{id}` gives, after collapses, the service extension and the pushes
     /// delivered from storage: what the person would see. The judging is that of a scenario's `expect:` entry with
@@ -13,7 +13,11 @@ extension MockAPNsControl {
     ///
     /// ```swift
     /// try await server.expectNotificationCenter(on: token, title: "Order ready", count: 1)
+    /// try await server.expectNotificationCenter(on: "alice", sender: "Mum")
     /// ```
+    ///
+    /// `sender` is the person of a communication notification (the app's `serviceExtension.communication`), compared
+    /// whole; an ordinary notification has none, so it never matches a `sender`.
     ///
     /// In a Swift Testing test, a failure is recorded as an issue at the line that called
     /// `expectNotificationCenter`, as for `expectPush`.
@@ -22,7 +26,7 @@ extension MockAPNsControl {
     @discardableResult
     public func expectNotificationCenter(
         on phone: String, app: String? = nil, title: String? = nil, subtitle: String? = nil, body: String? = nil,
-        threadID: String? = nil, count: Int = 1, timeout: Duration = .seconds(2),
+        threadID: String? = nil, sender: String? = nil, count: Int = 1, timeout: Duration = .seconds(2),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async throws -> [PhoneSnapshot.Notification] {
         let caller = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -30,12 +34,17 @@ extension MockAPNsControl {
             throw MockAPNsExpectationFailure(
                 message: "expectNotificationCenter needs a count of 0 or more, got \(count)", at: caller)
         }
+        guard sender != "" else {
+            throw MockAPNsExpectationFailure(
+                message: "expectNotificationCenter needs the sender's name (like Mum), got an empty one", at: caller)
+        }
         var condition = NotificationCenterCondition(phone: phone)
         condition.app = app
         condition.title = title
         condition.subtitle = subtitle
         condition.body = body
         condition.threadID = threadID
+        condition.sender = sender
         let deadline = ContinuousClock.now + timeout
         while true {
             guard let snapshot = try await self.phone(id: phone) else {

@@ -30,9 +30,11 @@ struct PhonePrinter {
             for notification in app.notifications.prefix(notifications) {
                 let text = [notification.title, notification.subtitle, notification.body].compactMap { $0 }
                     .map { "\"\($0)\"" }.joined(separator: " / ")
+                // A communication notification shows its sender first, as the phone does.
+                let sender = notification.communicationSender.map { "from \($0) " } ?? ""
                 Swift.print(
                     "    #\(notification.sequence) \(RecordPrinter.timeText(notification.at)) "
-                        + "\(notification.outcome.rawValue) \(text)")
+                        + "\(notification.outcome.rawValue) \(sender)\(text)")
             }
             if app.notificationCount > notifications {
                 Swift.print("    … \(app.notificationCount - notifications) older (--json lists them)")

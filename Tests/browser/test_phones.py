@@ -219,6 +219,65 @@ def test_a_journal_file_shows_a_phones_timeline_read_only(page, mock, alice, scr
         server.stop()
 
 
+BOB = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251980"
+CHAT = "com.example.chat"
+MESSAGE = '{"aps":{"mutable-content":1,"alert":{"title":"New message","body":"Dinner at 8?"}},"from":"Mum"}'
+
+
+@pytest.fixture
+def chat(mock):
+    """The default scenario with a chat app whose service extension makes a message from Mum a communication
+    notification, and a phone, bob, in a Sleep Focus that allows Mum; restored afterwards."""
+    scenario = (ROOT / "scenarios" / "default.yaml").read_text()
+    extra = f"""
+apps:
+  - bundleID: {CHAT}
+    entitlements: [communication]
+    serviceExtension:
+      cases: [{{ match: {{ payload: {{ from: Mum }} }}, does: modify, communication: {{ sender: Mum }} }}]
+phones:
+  bob: {{ focus: {{ name: Sleep, allowedPeople: [Mum] }} }}
+devices:
+  - {{ token: {BOB}, app: {CHAT}, phone: bob }}
+"""
+    status, answer = mock.api("PUT", f"/v1/scenario?base={ROOT / 'scenarios'}", scenario + extra)
+    assert status == 200, answer
+    yield "bob"
+    status, answer = mock.api("PUT", f"/v1/scenario?base={ROOT / 'scenarios'}", scenario)
+    assert status == 200, answer
+
+
+def test_a_communication_notification_shows_its_senders_name_on_the_phone_and_the_push(page, mock, chat):
+    message = mock.push(MESSAGE, token=BOB, topic=CHAT)
+    assert (message["device"]["outcome"], message["device"]["rule"]) == ("shown", "focus-communication"), message
+    ordinary = mock.push('{"aps":{"alert":{"title":"Newsletter","body":"This week"}}}', token=BOB, topic=CHAT)
+    assert ordinary["device"]["outcome"] == "withheld", ordinary["device"]
+    open_phone(page, mock, "bob")
+    app = one(page, f'[data-testid="phone-app"][data-bundle="{CHAT}"]')
+    listed = {n.get_attribute("data-seq"): n for n in css(app, '[data-testid="notification"]')}
+    assert set(listed) == {str(message["sequence"]), str(ordinary["sequence"])}, listed.keys()
+    from_mum = listed[str(message["sequence"])]
+    assert one(from_mum, '[data-testid="notification-sender"]').text == "Mum"
+    assert from_mum.get_attribute("data-sender") == "Mum"
+    assert "Dinner at 8?" in from_mum.text and from_mum.get_attribute("data-outcome") == "shown"
+    newsletter = listed[str(ordinary["sequence"])]
+    assert not css(newsletter, '[data-testid="notification-sender"]'), "an ordinary notification names no sender"
+    assert newsletter.get_attribute("data-sender") == ""
+    link = css(from_mum, "a")[0]
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)  # clear of the fixed footer
+    link.click()
+    wait_for(page, lambda d: d.current_url.endswith(f"/push/{message['sequence']}"))
+    assert one(page, '[data-testid="device-sender"]').text == "Mum"
+    assert one(page, '[data-testid="device-rule"]').text == "focus-communication"
+    page.back()
+    one(page, f'[data-testid="notification"][data-seq="{message["sequence"]}"]')
+    # A second message from Mum arrives while the page is open: the view redraws it with its sender.
+    later = mock.push(MESSAGE.replace("Dinner at 8?", "Bring bread"), token=BOB, topic=CHAT)
+    wait_for(page, lambda d: [n.get_attribute("data-sender") for n in css(
+        d, f'[data-testid="notification"][data-seq="{later["sequence"]}"]')] == ["Mum"], 10,
+        "the new message from Mum did not appear with its sender")
+
+
 def test_the_search_help_names_the_device_words(page, mock):
     page.get(mock.page_url + "/")
     help_box = one(page, '[data-testid="search-help"]')

@@ -2,8 +2,9 @@
 // record's change in words, and the timeline's order.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, outcomeTone, phoneRow,
-    threadGroups, timelineEntries } from "../../Sources/MockAPNs/Control/Inspector/Assets/phones.js";
+import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, notificationSender, outcomeTone,
+    phoneRow, senderInitials, threadGroups, timelineEntries }
+    from "../../Sources/MockAPNs/Control/Inspector/Assets/phones.js";
 
 const alice = {
     id: "alice", declared: true, tokens: ["5984de83"],
@@ -136,4 +137,20 @@ test("a token a push reached is an implicit phone even when the server keeps not
     assert.deepEqual(found[0], { id: "aaaa", kind: "implicit", online: true, locked: false, focus: "off", apps: null,
         notifications: null, tokens: ["aaaa"], source: "journal" });
     assert.deepEqual(journalPhones(undefined, undefined), []);
+});
+
+test("a communication notification names its sender; an ordinary one, or a malformed member, names nobody", () => {
+    assert.equal(notificationSender({ sequence: 3, communication: { sender: "Mum" } }), "Mum");
+    assert.equal(notificationSender({ sequence: 4, communication: null }), "");
+    assert.equal(notificationSender({ sequence: 5 }), "");
+    assert.equal(notificationSender({ communication: { sender: 42 } }), "");
+    assert.equal(notificationSender(null), "");
+});
+
+test("a sender's avatar shows the initials of the first two words, as iOS draws one without a photo", () => {
+    assert.equal(senderInitials("Mum"), "M");
+    assert.equal(senderInitials("anna  maria smith"), "AM");
+    assert.equal(senderInitials("Émile Zola"), "ÉZ");
+    assert.equal(senderInitials("😀 Party"), "😀P");
+    assert.equal(senderInitials(""), "");
 });

@@ -34,7 +34,8 @@ extension DeviceRule {
     /// An App Clip (or an `ephemeral` authorization) more than 8 hours after it was last opened: nothing is shown.
     public static let ephemeralExpired = DeviceRule(
         "ephemeral-expired", .doc, "UNAuthorizationStatus.ephemeral, Enabling notifications in App Clips")
-    /// `authorization: provisional`: Notification Center only, quietly.
+    /// `authorization: provisional`: Notification Center only, quietly; it caps any alert that would be shown, a
+    /// critical one or one a Focus lets through included (that rule stays in the trace).
     public static let provisional = DeviceRule("provisional", .doc, "*Asking permission*")
     /// `interruption-level: passive`: no sound, banner or screen wake.
     public static let passive = DeviceRule("passive", .doc, "UNNotificationInterruptionLevel")

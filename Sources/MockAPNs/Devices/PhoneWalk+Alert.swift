@@ -29,11 +29,12 @@ extension PhoneWalk {
 
     /// The alert walk (phone.md §4, Alert): authorization and an App Clip's 8 hours → the service extension →
     /// something to show → the foreground delegate → the settings → the level → a Focus → the summary → shown;
-    /// `provisional` caps it.
+    /// `provisional` then caps a shown alert at `shownQuietly` (`provisionalCap`).
     mutating func alert(on phone: inout Phone) -> DeviceOutcome {
         let appState = phone.state.app(bundleID)
         var content = AlertContent(facts)
-        let step = alertStep(phone: phone.state, appState: appState, content: &content)
+        var step = alertStep(phone: phone.state, appState: appState, content: &content)
+        if appState.authorization == .provisional, step.kind == .shown { step = provisionalCap(step, phone.state) }
         trace.append(step.rule)
         var related: UInt64?
         if step.kind == .shown || step.kind == .shownQuietly || step.kind == .withheld {
@@ -156,12 +157,6 @@ extension PhoneWalk {
                 "\(bundleID) is in the person's Scheduled Summary: delivered with the next summary (its time is not "
                     + "simulated)")
         }
-        if appState.authorization == .provisional {
-            return Step(
-                .shownQuietly, .provisional,
-                "\(bundleID) is authorized provisionally: delivered quietly to Notification Center, no sound, banner "
-                    + "or Lock Screen")
-        }
         if level == "critical" {
             return Step(
                 .shown, .criticalAlert,
@@ -169,6 +164,27 @@ extension PhoneWalk {
                     + (content.sound == nil ? ", with the default critical sound" : ""))
         }
         return Step(.shown, .alertShown, shownText(content, settings: settings, locked: phone.locked))
+    }
+
+    /// "`provisional` caps the result at `shownQuietly`" (phone.md §4, Alert; doc, *Asking permission*): a step
+    /// that would show the alert becomes `provisional`, after the Focus and the level have had their say. A rule
+    /// that would have broken through (a critical alert, a Focus's Time Sensitive or communication exception) stays
+    /// in the trace before it, so `fired:` still finds it and the reason says what was capped.
+    private mutating func provisionalCap(_ step: Step, _ phone: PhoneState) -> Step {
+        let quietly = "delivered quietly to Notification Center, no sound, banner or Lock Screen"
+        let focus = phone.focus.map { "the Focus \($0.name)" } ?? "the Focus"
+        let capped: String
+        switch step.rule {
+        case .criticalAlert: capped = "a critical alert"
+        case .focusTimeSensitive: capped = "a Time Sensitive notification that \(focus) lets through"
+        case .focusCommunication:
+            capped = "a communication notification from \(communication ?? "a person") that \(focus) lets through"
+        default:
+            return Step(.shownQuietly, .provisional, "\(bundleID) is authorized provisionally: \(quietly)")
+        }
+        trace.append(step.rule)
+        return Step(
+            .shownQuietly, .provisional, "\(bundleID) is authorized provisionally: even \(capped) is \(quietly)")
     }
 
     /// The level the phone gives the alert (phone.md §4, "The level"): critical and Time Sensitive need the

@@ -8,7 +8,9 @@ extension ScenarioLoader.Reader {
     ]
 
     /// The fields of `notificationCenter:`.
-    static let notificationCenterFields = ["phone", "token", "app", "title", "subtitle", "body", "threadID"]
+    static let notificationCenterFields = [
+        "phone", "token", "app", "title", "subtitle", "body", "threadID", "sender",
+    ]
 
     /// The longest `within:`: a day, like a scripted delay; a run that long is surely a typo.
     static let maximumWithin = Duration.seconds(86_400)
@@ -60,7 +62,7 @@ extension ScenarioLoader.Reader {
     }
 
     /// A `notificationCenter:` mapping: `phone` or `token` (one of them), then `app`, `title`, `subtitle`, `body`,
-    /// `threadID`, each a text.
+    /// `threadID`, `sender` (a communication notification's person), each a text.
     func notificationCenter(_ field: Field) throws(ScenarioError) -> NotificationCenterCondition {
         let fields = try field.mapping(known: Self.notificationCenterFields)
         var condition = NotificationCenterCondition()
@@ -80,6 +82,12 @@ extension ScenarioLoader.Reader {
         if let subtitle = fields["subtitle"] { condition.subtitle = try subtitle.string() }
         if let body = fields["body"] { condition.body = try body.string() }
         if let threadID = fields["threadID"] { condition.threadID = try threadID.string() }
+        if let sender = fields["sender"] {
+            let name = try sender.string()
+            // A communication notification's sender is never empty (`serviceExtension.communication` refuses it).
+            guard !name.isEmpty else { throw sender.error("the sender cannot be empty: name the person, like Mum") }
+            condition.sender = name
+        }
         return condition
     }
 

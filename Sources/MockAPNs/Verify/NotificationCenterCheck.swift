@@ -50,7 +50,9 @@ public struct NotificationCenterCheck {
         let shown = listed.prefix(5).map { notification in
             let text = [notification.title, notification.subtitle, notification.body].compactMap { $0 }
                 .joined(separator: " / ")
-            return "#\(notification.sequence) \"\(text)\"" + (notification.threadID.map { " (thread \($0))" } ?? "")
+            let sender = notification.communicationSender.map { " from \($0)" } ?? ""
+            return "#\(notification.sequence) \"\(text)\"" + sender
+                + (notification.threadID.map { " (thread \($0))" } ?? "")
         }
         details.append(
             shown.isEmpty

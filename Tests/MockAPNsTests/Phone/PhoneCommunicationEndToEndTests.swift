@@ -110,7 +110,58 @@ struct PhoneCommunicationEndToEndTests {
         }
     }
 
-    @Test("the record's JSON and GET /v1/phones/{id} name the sender; PATCH allowedPeople changes the Focus")
+    @Test("expect: notificationCenter's sender counts a person's notifications; an ordinary one never matches")
+    func senderExpectation() async throws {
+        let yaml =
+            Self.world + "\n"
+            + """
+            expect:
+              - name: one message from Mum
+                notificationCenter: { phone: sleeping, sender: Mum }
+              - name: Boss's message, withheld but listed
+                notificationCenter: { token: \(Self.t(50)), app: com.example.chat, sender: Boss, title: New message }
+              - name: the newsletter has no sender
+                notificationCenter: { phone: sleeping, title: Newsletter, sender: Nobody }
+                count: 0
+              - name: two messages from Mum
+                notificationCenter: { phone: sleeping, sender: Mum }
+                count: 2
+            """
+        try await withTestServer(scenario: try PhonePush.scenario(yaml)) { server in
+            let mum = try await Self.send(server, 50, from: "Mum")
+            let boss = try await Self.send(server, 50, from: "Boss")
+            let newsletter = try await Self.send(server, 50, from: "Nobody")
+            let items = Dictionary(uniqueKeysWithValues: server.verify(startedAt: nil).items.map { ($0.name, $0) })
+            #expect(items["one message from Mum"]?.records == [mum.sequence])
+            #expect(items["Boss's message, withheld but listed"]?.records == [boss.sequence])
+            #expect(items["the newsletter has no sender"]?.passed == true)
+            let two = try #require(items["two messages from Mum"])
+            #expect(!two.passed)
+            #expect(
+                two.details == [
+                    "expected 2 notifications on phone sleeping with sender \"Mum\"; got 1.",
+                    "The list, newest first: #\(newsletter.sequence) \"Newsletter / Hello\", "
+                        + "#\(boss.sequence) \"New message / Hello\" from Boss, "
+                        + "#\(mum.sequence) \"Mum / Hello\" from Mum.",
+                ], "\(two.details)")
+        }
+        let wrongType = ScenarioText.error(
+            "expect:\n  - notificationCenter: { phone: a, sender: [Mum] }\n", file: "e.yaml")
+        #expect(
+            wrongType?.description
+                == "e.yaml:2:45: expect[0].notificationCenter.sender: expected a string, got a list", "\(wrongType!)")
+        let empty = ScenarioText.error("expect:\n  - notificationCenter: { phone: a, sender: '' }\n", file: "e.yaml")
+        #expect(empty?.field == "expect[0].notificationCenter.sender")
+        #expect(empty?.message == "the sender cannot be empty: name the person, like Mum")
+        let loaded = try ScenarioText.load("expect:\n  - { name: n, notificationCenter: { phone: a, sender: Mum } }\n")
+        #expect(
+            loaded.expectations[0].scenarioJSON
+                == .object([
+                    ("name", "n"), ("notificationCenter", .object([("phone", "a"), ("sender", "Mum")])), ("count", 1),
+                ]))
+    }
+
+    @Test("the record's JSON, GET /v1/phones/{id} and mock-apns phone name the sender; PATCH allowedPeople changes it")
     func api() async throws {
         try await withControlServer(scenario: try PhonePush.scenario(Self.world)) { server, control in
             let mum = try await Self.send(server, 50, from: "Mum")
@@ -127,6 +178,13 @@ struct PhoneCommunicationEndToEndTests {
                 "PATCH", control, "/v1/phones/sleeping", body: #"{"focus": {"name": "Sleep", "allowedPeople": []}}"#)
             #expect(patched.status == 200, "\(patched.text)")
             #expect(try await Self.send(server, 50, from: "Mum").kindAndRule == "withheld focus-not-allowed")
+            let printed = try await offPool { try CLITests.run(["phone", "sleeping", "--control-url", control.url]) }
+            #expect(printed.status == 0, "\(printed.errors)")
+            let lines = printed.output.split(separator: "\n").filter { $0.hasPrefix("    #") }
+            #expect(lines.count == 3, "\(printed.output)")
+            #expect(lines.first?.hasSuffix(#" withheld from Mum "Mum" / "Hello""#) == true, "\(printed.output)")
+            #expect(lines.last?.hasSuffix(#" shown from Mum "Mum" / "Hello""#) == true, "\(printed.output)")
+            #expect(lines.dropFirst().first?.hasSuffix(#" withheld "Newsletter" / "Hello""#) == true)
         }
     }
 }

@@ -82,7 +82,9 @@ struct PhoneScenarioFileTests {
             #expect(message.kindAndRule == "shown focus-communication" && message.device?.communicationSender == "Mum")
             let report = server.verify(startedAt: nil)
             #expect(report.passed, "\(report)")
-            #expect(report.items.count == 28)
+            #expect(report.items.count == 29)
+            let listed = report.items.first { $0.name == "Mum's message is on the bedtime phone's list" }
+            #expect(listed?.records == [message.sequence], "the sender's expectation counts the message itself")
         }
     }
 }

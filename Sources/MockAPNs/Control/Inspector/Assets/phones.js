@@ -111,6 +111,22 @@ export function threadGroups(notifications) {
     return groups;
 }
 
+/**
+ * The person a notification of `GET /v1/phones/{id}`, or a record's `device` part, is from: `communication.sender`
+ * of a communication notification (the app's service extension made it one), or `""` for an ordinary one
+ * (`communication` null or left out).
+ */
+export function notificationSender(notification) {
+    const sender = notification?.communication?.sender;
+    return typeof sender === "string" ? sender.trim() : "";
+}
+
+/** The avatar iOS draws for a sender without a photo: the initials of the first two words, `Anna Smith` → `AS`. */
+export function senderInitials(name) {
+    const words = String(name ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 2);
+    return words.map((word) => Array.from(word)[0].toUpperCase()).join("");
+}
+
 function valueText(value) {
     if (value === undefined) return "(unset)";
     if (value === null) return "off";

@@ -5,8 +5,8 @@
 import { api, follow } from "./api.js";
 import { h, replace, facts } from "./dom.js";
 import { count, duration, shortToken, timeOfDay } from "./format.js";
-import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, outcomeTone, phoneRow,
-    threadGroups, timelineEntries } from "./phones.js";
+import { changeLines, eventText, filterPhones, focusText, journalPhones, lastChanges, notificationSender, outcomeTone,
+    phoneRow, senderInitials, threadGroups, timelineEntries } from "./phones.js";
 
 /** Rows of the phone list on a page: the most the DOM holds, however many phones there are. */
 const PAGE_SIZE = 100;
@@ -41,6 +41,15 @@ async function recordsMatching(q, limit = RECORDS_READ, extra = {}) {
 
 function yesNo(value) {
     return value ? "yes" : "no";
+}
+
+/** A communication notification's sender as the phone shows them, above the text: an avatar and their name. */
+function senderLine(notification) {
+    const sender = notificationSender(notification);
+    if (!sender) return null;
+    return h("span", { class: "sender", attrs: { title: `A communication notification from ${sender}` } },
+        h("span", { class: "avatar", attrs: { "aria-hidden": "true" } }, senderInitials(sender)),
+        h("span", { class: "sender-name", testid: "notification-sender" }, sender));
 }
 
 /** The list of phones. */
@@ -419,11 +428,12 @@ export class PhoneView {
                 null,
                 h("ol", { class: "notifications" }, group.items.map((n) => h("li", {
                         class: `notification tone-${outcomeTone(n.outcome)}`, testid: "notification",
-                        data: { seq: String(n.sequence), outcome: n.outcome } },
+                        data: { seq: String(n.sequence), outcome: n.outcome, sender: notificationSender(n) } },
                     h("div", { class: "meta" }, h("a", { href: `/push/${n.sequence}` }, `#${n.sequence}`), " ",
                         h("time", { attrs: { datetime: n.at } }, timeOfDay(n.at)), " ",
                         h("span", { class: `outcome tone-${outcomeTone(n.outcome)}` }, n.outcome),
                         n.collapseID ? h("span", { class: "hint" }, ` collapse-id ${n.collapseID}`) : null),
+                    senderLine(n),
                     n.title ? h("strong", { class: "title" }, n.title) : null,
                     n.subtitle ? h("span", { class: "subtitle" }, n.subtitle) : null,
                     n.body ? h("span", { class: "body" }, n.body) : null))))));

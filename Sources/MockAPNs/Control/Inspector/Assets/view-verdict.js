@@ -1,7 +1,7 @@
 // The parts of a push's page that Compare and replay show too: the verdict card and the phone's verdict.
 import { h } from "./dom.js";
 import { answerText } from "./format.js";
-import { outcomeTone } from "./phones.js";
+import { notificationSender, outcomeTone } from "./phones.js";
 import { sourceOf } from "./rules.js";
 
 /** The APNs answer of a record in words: `200 accepted`, `400 BadDeviceToken`, `no answer (drop)`. */
@@ -50,6 +50,7 @@ export function deviceCard(record) {
             phoneLink(record));
     }
     const activity = device.activity;
+    const sender = notificationSender(device);
     return h("section", { class: `card device ${device.outcome}`, testid: "device",
         attrs: { "aria-label": "The phone" } },
         h("h2", {}, "The phone"),
@@ -59,6 +60,8 @@ export function deviceCard(record) {
             device.trace?.length > 1 ? h("span", { class: "hint" }, ` (fired: ${device.trace.join(", ")})`) : null) :
         null,
         device.reason ? h("p", { class: "why", testid: "device-reason" }, device.reason) : null,
+        sender ? h("p", {}, "a communication notification sent by ",
+            h("strong", { testid: "device-sender" }, sender)) : null,
         device.warnings?.length ? h("ul", { class: "warnings-list", attrs: { "aria-label": "warnings" } },
             device.warnings.map((warning) => h("li", {}, warning))) : null,
         device.notes?.length ? h("ul", { class: "notes", attrs: { "aria-label": "notes" } },
