@@ -1,10 +1,14 @@
-/// When to announce a new SETTINGS_MAX_CONCURRENT_STREAMS: at most one SETTINGS frame per interval per connection.
+/// When to announce a new SETTINGS_MAX_CONCURRENT_STREAMS: a lowering at most once per interval per connection, a
+/// raise at once.
 ///
 /// APNs lowers the limit to 1 after a rejected push and raises it after the next accepted one (§2, seen): one
 /// SETTINGS frame per flip. swift-nio-http2 (APNSwift, AsyncHTTPClient) ends a connection with GOAWAY
 /// ENHANCE_YOUR_CALM after about 200 control frames in 30 seconds, so alternating good and bad pushes would cut its
-/// connections. Flips inside one interval coalesce into the last value, held until the interval ends and sent with
-/// the next answer; a value the client already has is never sent again.
+/// connections. A lowering inside one interval after the last one is held until the interval ends and sent with the
+/// next answer, if still wanted then. A raise goes out at once: it is what APNs sends after the next accepted push,
+/// and holding it kept a client at one stream for up to an interval after that push (a provider with 1 push in 40
+/// rejected then ran at one stream most of the time). That is at most two frames per interval; a value the client
+/// already has is never sent again.
 ///
 /// The held value waits for an answer rather than a timer: a SETTINGS frame alone on an idle connection trips an
 /// assertion in AsyncHTTPClient's connection pool (1.x debug builds, `scheduleIdleTimerForConnection`), and a client
@@ -26,9 +30,9 @@ struct StreamLimitAnnouncer {
     private(set) var announced: UInt32
     /// The value the connection's standing asks for now.
     private(set) var desired: UInt32
-    /// When the last change was announced; `nil` before the first (the preface's SETTINGS does not count).
-    private var lastAnnouncement: UInt64?
-    /// Until when a change is held, while one is.
+    /// When the last lowering was announced; `nil` before the first (the preface's SETTINGS does not count).
+    private var lastLowering: UInt64?
+    /// Until when a lowering is held, while one is.
     private(set) var heldUntil: UInt64?
 
     /// Starts with the value the connection preface announced.
@@ -37,16 +41,17 @@ struct StreamLimitAnnouncer {
         desired = initial
     }
 
-    /// The standing now asks for `value`; `interval` is the least time between two announcements, in nanoseconds.
+    /// The standing now asks for `value`; `interval` is the least time between two lowerings, in nanoseconds.
     mutating func want(_ value: UInt32, now: UInt64, interval: UInt64) -> Announcement {
         desired = value
-        if let due = heldUntil {
-            guard now >= due else { return .none }
-            heldUntil = nil
-        }
-        // Back to what the client has: nothing to send, and a held change will find nothing to do.
+        // Back to what the client has: nothing to send, and a held lowering will find nothing to do.
         guard value != announced else { return .none }
-        if let last = lastAnnouncement, now &- last < interval {
+        if value > announced {
+            heldUntil = nil
+            return announce(now: now)
+        }
+        if heldUntil != nil { return release(now: now) }
+        if let last = lastLowering, now &- last < interval {
             let (sum, overflow) = last.addingReportingOverflow(interval)
             let due = overflow ? UInt64.max : sum
             heldUntil = due
@@ -55,8 +60,7 @@ struct StreamLimitAnnouncer {
         return announce(now: now)
     }
 
-    /// An answer is going out: a held change is announced once its interval has ended, if it still differs from the
-    /// client's value.
+    /// An answer is going out: a held lowering is announced once its interval has ended, if it is still wanted.
     mutating func release(now: UInt64) -> Announcement {
         guard let due = heldUntil, now >= due else { return .none }
         heldUntil = nil
@@ -67,12 +71,12 @@ struct StreamLimitAnnouncer {
     /// The last `.announce` could not be sent: the client still has `value`, and the next change is sent at once.
     mutating func notAnnounced(clientHas value: UInt32) {
         announced = value
-        lastAnnouncement = nil
+        lastLowering = nil
     }
 
     private mutating func announce(now: UInt64) -> Announcement {
+        if desired < announced { lastLowering = now }
         announced = desired
-        lastAnnouncement = now
         return .announce(desired)
     }
 }

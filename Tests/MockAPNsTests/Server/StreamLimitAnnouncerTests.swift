@@ -2,7 +2,8 @@ import Testing
 
 @testable import MockAPNs
 
-/// The stream-limit announcement rule, without a connection: times in nanoseconds, interval 1 s.
+/// The stream-limit announcement rule, without a connection: times in nanoseconds, interval 1 s. A lowering goes out
+/// at most once per interval, a raise at once.
 @Suite("StreamLimitAnnouncer")
 struct StreamLimitAnnouncerTests {
     static let second: UInt64 = 1_000_000_000
@@ -22,52 +23,67 @@ struct StreamLimitAnnouncerTests {
         #expect(announcer.want(1, now: Self.second + 1, interval: Self.second) == .none)
     }
 
-    @Test("coalesces changes inside the interval into the last value, released with an answer after it ends")
-    func coalesces() {
+    @Test("a raise goes out at once, right after a lowering: one stream only until the next accepted push")
+    func raiseAtOnce() {
         var announcer = StreamLimitAnnouncer(initial: 1000)
         let start = 10 * Self.second
         #expect(announcer.want(1, now: start, interval: Self.second) == .announce(1))
-        // Back to 1000 inside the interval: held until the interval's end, however many flips come.
-        #expect(announcer.want(1000, now: start + 10, interval: Self.second) == .hold(until: start + Self.second))
-        #expect(announcer.want(1, now: start + 20, interval: Self.second) == .none)
-        #expect(announcer.want(1000, now: start + 30, interval: Self.second) == .none)
+        #expect(announcer.want(1000, now: start + 10, interval: Self.second) == .announce(1000))
+        #expect(announcer.announced == 1000)
+        #expect(announcer.heldUntil == nil)
+    }
+
+    @Test("a lowering inside the interval after the last one is held, and goes out with an answer if still wanted")
+    func lowersOncePerInterval() {
+        var announcer = StreamLimitAnnouncer(initial: 1000)
+        let start = 10 * Self.second
+        #expect(announcer.want(1, now: start, interval: Self.second) == .announce(1))
+        #expect(announcer.want(1000, now: start + 10, interval: Self.second) == .announce(1000))
+        // A second lowering inside the interval after the first: held until the interval's end.
+        #expect(announcer.want(1, now: start + 20, interval: Self.second) == .hold(until: start + Self.second))
+        #expect(announcer.want(1, now: start + 30, interval: Self.second) == .none)
         #expect(announcer.heldUntil == start + Self.second)
-        // Answers inside the interval release nothing; the first one after it carries the last value.
+        // Answers inside the interval release nothing; the first one after it carries the lowering.
         #expect(announcer.release(now: start + 40) == .none)
-        #expect(announcer.release(now: start + Self.second) == .announce(1000))
+        #expect(announcer.release(now: start + Self.second) == .announce(1))
         #expect(announcer.heldUntil == nil)
         #expect(announcer.release(now: start + Self.second + 1) == .none)
-        // The next change waits for the interval after that announcement.
+        // The raise after it goes out at once; the next lowering waits for the interval after the last one.
+        #expect(announcer.want(1000, now: start + Self.second + 2, interval: Self.second) == .announce(1000))
         #expect(
             announcer.want(1, now: start + Self.second + 5, interval: Self.second)
                 == .hold(until: start + 2 * Self.second))
     }
 
-    @Test("a change after the held interval ended is announced at once")
-    func changeAfterHold() {
+    @Test("a held lowering finds nothing to send when an accepted push came before the interval ended")
+    func heldLoweringDropped() {
         var announcer = StreamLimitAnnouncer(initial: 1000)
         #expect(announcer.want(1, now: 0, interval: Self.second) == .announce(1))
-        #expect(announcer.want(1000, now: 1, interval: Self.second) == .hold(until: Self.second))
-        // No answer released it; the next change comes after the interval: sent at once.
-        #expect(announcer.want(1000, now: 2 * Self.second, interval: Self.second) == .announce(1000))
+        #expect(announcer.want(1000, now: 1, interval: Self.second) == .announce(1000))
+        #expect(announcer.want(1, now: 2, interval: Self.second) == .hold(until: Self.second))
+        #expect(announcer.want(1000, now: 3, interval: Self.second) == .none)
+        #expect(announcer.release(now: Self.second) == .none)
+        #expect(announcer.announced == 1000)
         #expect(announcer.heldUntil == nil)
     }
 
-    @Test("a held change finds nothing to send when the flips ended where the client is")
-    func flipBack() {
+    @Test("a lowering wanted again after the held interval ended is announced at once")
+    func loweringAfterHold() {
         var announcer = StreamLimitAnnouncer(initial: 1000)
         #expect(announcer.want(1, now: 0, interval: Self.second) == .announce(1))
-        #expect(announcer.want(1000, now: 1, interval: Self.second) == .hold(until: Self.second))
-        #expect(announcer.want(1, now: 2, interval: Self.second) == .none)
-        #expect(announcer.release(now: Self.second) == .none)
-        #expect(announcer.announced == 1)
+        #expect(announcer.want(1000, now: 1, interval: Self.second) == .announce(1000))
+        #expect(announcer.want(1, now: 2, interval: Self.second) == .hold(until: Self.second))
+        // No answer released it; the standing asks again after the interval: sent at once.
+        #expect(announcer.want(1, now: 2 * Self.second, interval: Self.second) == .announce(1))
+        #expect(announcer.heldUntil == nil)
     }
 
-    @Test("announces a change at once after a quiet interval")
+    @Test("announces a lowering at once after a quiet interval")
     func afterQuiet() {
         var announcer = StreamLimitAnnouncer(initial: 1000)
         #expect(announcer.want(1, now: 0, interval: Self.second) == .announce(1))
-        #expect(announcer.want(1000, now: Self.second, interval: Self.second) == .announce(1000))
+        #expect(announcer.want(1000, now: 1, interval: Self.second) == .announce(1000))
+        #expect(announcer.want(1, now: Self.second, interval: Self.second) == .announce(1))
     }
 
     @Test("an interval of zero announces every change at once")
@@ -82,7 +98,8 @@ struct StreamLimitAnnouncerTests {
     func hugeInterval() {
         var announcer = StreamLimitAnnouncer(initial: 1000)
         #expect(announcer.want(1, now: 5, interval: .max) == .announce(1))
-        #expect(announcer.want(1000, now: 6, interval: .max) == .hold(until: .max))
+        #expect(announcer.want(1000, now: 6, interval: .max) == .announce(1000))
+        #expect(announcer.want(1, now: 7, interval: .max) == .hold(until: .max))
         #expect(announcer.release(now: .max - 1) == .none)
         #expect(Duration.seconds(Int64.max).nanoseconds == .max)
         #expect(Duration.milliseconds(-5).nanoseconds == 0)
