@@ -10,6 +10,11 @@ import NIOConcurrencyHelpers
 /// kept only once something about it must be remembered: a state change through the API, a background push in the
 /// budget window, a collapse id, a VoIP failure. Until then it is the default phone, and a push to it takes no lock
 /// (`isEmpty`). At most `implicitLimit` such phones are kept; past it the oldest is forgotten.
+///
+/// While every kept phone acts as a default one (`Phone.actsAsDefault`: only background pushes in the budget window,
+/// say), `actsAsDefault(_:)` answers without the lock: the registry counts the phones that do not, and publishes
+/// whether there is none (`allActAsDefault`). Each change to a kept phone goes through `update`, which keeps the
+/// count in step.
 public final class PhoneRegistry: Sendable {
     private struct State {
         /// The phones kept, by id.
@@ -20,11 +25,15 @@ public final class PhoneRegistry: Sendable {
         var implicitOrder: [String] = []
         /// How many implicit phones are kept.
         var implicitCount = 0
+        /// How many kept phones do not act as default ones.
+        var notDefault = 0
     }
 
     private let state = NIOLockedValueBox(State())
     /// Whether any phone is kept: read without the lock on every push.
     private let keepsPhones = ManagedAtomic<Bool>(false)
+    /// Whether every kept phone acts as a default one (`State.notDefault` is 0): read without the lock per push.
+    private let allActAsDefault = ManagedAtomic<Bool>(true)
 
     /// The most phones the scenario does not describe that are kept at once.
     public static let implicitLimit = 10_000
@@ -39,9 +48,10 @@ public final class PhoneRegistry: Sendable {
     public func reset(declared: [String: PhoneState]) {
         state.withLockedValue { state in
             state = State()
+            allActAsDefault.store(true, ordering: .releasing)
             state.declared = declared
             for (id, phoneState) in declared {
-                state.phones[id] = Phone(id: id, declared: true, state: phoneState)
+                keep(Phone(id: id, declared: true, state: phoneState), in: &state)
             }
             keepsPhones.store(!state.phones.isEmpty, ordering: .relaxed)
         }
@@ -51,14 +61,20 @@ public final class PhoneRegistry: Sendable {
     func withPhone<T>(_ id: String, _ body: (inout Phone) throws -> T) rethrows -> T {
         try state.withLockedValue { state in
             if state.phones[id] == nil {
-                state.phones[id] = Phone(id: id, declared: false, state: PhoneState())
-                state.implicitOrder.append(id)
-                state.implicitCount += 1
-                keepsPhones.store(true, ordering: .relaxed)
-                Self.forgetOldest(&state)
+                keepImplicit(Phone(id: id, declared: false, state: PhoneState()), in: &state)
             }
-            return try body(&state.phones[id]!)
+            return try update(id, in: &state, body)
         }
+    }
+
+    /// Whether every kept phone acts as a default one (`Phone.actsAsDefault`), read without the lock.
+    var everyPhoneActsAsDefault: Bool { allActAsDefault.load(ordering: .acquiring) }
+
+    /// Whether the phone `id` acts as a default one: not kept, or kept and `Phone.actsAsDefault`. No lock while
+    /// every kept phone does.
+    func actsAsDefault(_ id: String) -> Bool {
+        if isEmpty || everyPhoneActsAsDefault { return true }
+        return kept(id) != .yes
     }
 
     /// Whether the phone `id` is kept and, if so, whether it acts as a default phone (`Phone.actsAsDefault`): one
@@ -66,8 +82,9 @@ public final class PhoneRegistry: Sendable {
     func kept(_ id: String) -> Kept {
         if isEmpty { return .no }
         return state.withLockedValue { state in
-            guard let phone = state.phones[id] else { return .no }
-            return phone.actsAsDefault ? .asDefault : .yes
+            // Read in place: `phones[id]` copies the phone out (its arrays retained and released) on every alert.
+            guard let index = state.phones.index(forKey: id) else { return .no }
+            return state.phones.values[index].actsAsDefault ? .asDefault : .yes
         }
     }
 
@@ -86,16 +103,10 @@ public final class PhoneRegistry: Sendable {
     func walk<T>(_ id: String, _ body: (inout Phone) -> (result: T, changed: Bool)) -> T {
         state.withLockedValue { state in
             // One lookup of the 64-digit key for a kept phone, not one to find it and one to change it.
-            if let index = state.phones.index(forKey: id) { return body(&state.phones.values[index]).result }
+            if let index = state.phones.index(forKey: id) { return update(at: index, in: &state, body).result }
             var phone = Phone(id: id, declared: false, state: PhoneState())
             let (result, changed) = body(&phone)
-            if changed {
-                state.phones[id] = phone
-                state.implicitOrder.append(id)
-                state.implicitCount += 1
-                keepsPhones.store(true, ordering: .relaxed)
-                Self.forgetOldest(&state)
-            }
+            if changed { keepImplicit(phone, in: &state) }
             return result
         }
     }
@@ -117,7 +128,7 @@ public final class PhoneRegistry: Sendable {
             var events: [DeviceEvent] = []
             let due = state.phones.compactMap { id, phone in phone.hasSomethingDue(now: now) ? id : nil }
             for id in due.sorted() {
-                events += settle(&state.phones[id]!)
+                events += update(id, in: &state, settle)
             }
             return events
         }
@@ -140,16 +151,56 @@ public final class PhoneRegistry: Sendable {
         state.withLockedValue { $0.declared[id] != nil }
     }
 
+    /// Keeps `phone`, a new one, counting it if it does not act as a default phone.
+    private func keep(_ phone: Phone, in state: inout State) {
+        state.phones[phone.id] = phone
+        if !phone.actsAsDefault { count(+1, in: &state) }
+    }
+
+    /// Keeps `phone`, a new implicit one; past `implicitLimit` forgets the oldest.
+    private func keepImplicit(_ phone: Phone, in state: inout State) {
+        keep(phone, in: &state)
+        state.implicitOrder.append(phone.id)
+        state.implicitCount += 1
+        keepsPhones.store(true, ordering: .relaxed)
+        forgetOldest(&state)
+    }
+
+    /// Runs `body` on the kept phone `id`, keeping the count of phones that do not act as default ones in step.
+    private func update<T>(_ id: String, in state: inout State, _ body: (inout Phone) throws -> T) rethrows -> T {
+        try update(at: state.phones.index(forKey: id)!, in: &state, body)
+    }
+
+    /// Runs `body` on the kept phone at `index`, keeping the count of phones that do not act as default ones in
+    /// step.
+    private func update<T>(
+        at index: Dictionary<String, Phone>.Index, in state: inout State, _ body: (inout Phone) throws -> T
+    ) rethrows -> T {
+        let before = state.phones.values[index].actsAsDefault
+        defer {
+            let after = state.phones.values[index].actsAsDefault
+            if before != after { count(after ? -1 : +1, in: &state) }
+        }
+        return try body(&state.phones.values[index])
+    }
+
+    /// Adds `change` to the count of kept phones that do not act as default ones, and publishes whether it is 0.
+    private func count(_ change: Int, in state: inout State) {
+        state.notDefault += change
+        allActAsDefault.store(state.notDefault == 0, ordering: .releasing)
+    }
+
     /// Past `implicitLimit` implicit phones, forgets the oldest tenth of them at once.
-    private static func forgetOldest(_ state: inout State) {
-        guard state.implicitCount > implicitLimit else { return }
-        let drop = implicitLimit / 10
+    private func forgetOldest(_ state: inout State) {
+        guard state.implicitCount > Self.implicitLimit else { return }
+        let drop = Self.implicitLimit / 10
         var dropped = 0
         var index = 0
         while dropped < drop, index < state.implicitOrder.count {
             let id = state.implicitOrder[index]
-            if state.phones[id]?.declared == false {
+            if let phone = state.phones[id], !phone.declared {
                 state.phones[id] = nil
+                if !phone.actsAsDefault { count(-1, in: &state) }
                 dropped += 1
             }
             index += 1

@@ -28,8 +28,7 @@ extension MockAPNsEngine {
         var kept = PhoneRegistry.Kept.yes
         switch memoized {
         case .outcome(let box):
-            kept = phones.kept(phoneID)
-            if kept != .yes { return box }
+            if phones.actsAsDefault(phoneID) { return box }
         case .changes:
             break
         case nil:

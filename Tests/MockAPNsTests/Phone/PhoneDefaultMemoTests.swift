@@ -102,4 +102,48 @@ struct PhoneDefaultMemoTests {
         }
         #expect(registry.kept("p") == .yes)
     }
+
+    @Test("knows without a lookup whether every kept phone acts as a default one, through every kind of change")
+    func everyPhoneActsAsDefault() {
+        let registry = PhoneRegistry()
+        registry.walk("p") { _ in ((), true) }
+        registry.walk("q") { _ in ((), true) }
+        #expect(registry.everyPhoneActsAsDefault)
+        registry.change("p") { $0.state.online = false }
+        #expect(!registry.everyPhoneActsAsDefault)
+        #expect(!registry.actsAsDefault("p"))
+        #expect(registry.actsAsDefault("q") && registry.actsAsDefault("not kept"))
+        registry.change("q") { $0.state.locked = true }
+        registry.change("p") { $0.state.online = true }
+        #expect(!registry.everyPhoneActsAsDefault)
+        registry.change("q") { $0.state.locked = false }
+        #expect(registry.everyPhoneActsAsDefault)
+        // A held push makes a phone act otherwise until settling delivers it.
+        registry.walk("p") { phone in
+            phone.held["com.example.app"] = Phone.HeldPush(number: PushNumber(), at: Date(), rule: .backgroundBudget)
+            return ((), true)
+        }
+        #expect(!registry.everyPhoneActsAsDefault && !registry.actsAsDefault("p"))
+        _ = registry.settleAll(now: Date()) { phone in
+            phone.held = [:]
+            return []
+        }
+        // settleAll visits only phones with something due; a held push always is.
+        #expect(registry.everyPhoneActsAsDefault)
+        // A declared phone in another state counts from the reset; a reset without it counts nothing.
+        var offline = PhoneState()
+        offline.online = false
+        registry.reset(declared: ["alice": offline])
+        #expect(!registry.everyPhoneActsAsDefault && !registry.actsAsDefault("alice"))
+        registry.reset(declared: [:])
+        #expect(registry.everyPhoneActsAsDefault)
+        // Forgetting the oldest implicit phones takes their count with them, once.
+        registry.change("first") { $0.state.locked = true }
+        #expect(!registry.everyPhoneActsAsDefault)
+        for n in 0..<PhoneRegistry.implicitLimit { registry.walk("phone \(n)") { _ in ((), true) } }
+        #expect(registry.phone("first") == nil)
+        #expect(registry.everyPhoneActsAsDefault)
+        registry.change("last") { $0.state.locked = true }
+        #expect(!registry.everyPhoneActsAsDefault && !registry.actsAsDefault("last"))
+    }
 }
