@@ -11,9 +11,11 @@ extension PhoneWalk {
         // "Apple advises two or three an hour at most" (doc, *Background updates*): a warning, nothing held.
         let recent = phone.backgroundPushes.count
         if recent > SimulationSettings.overRateCount {
+            // The phone remembers at most `backgroundPushLimit` of them.
+            let count = recent < Phone.backgroundPushLimit ? "\(recent)" : "at least \(recent)"
             modifier(
                 .backgroundOverRate, warning: true,
-                "\(recent) background pushes reached this phone within 1h; Apple advises two or three an hour at "
+                "\(count) background pushes reached this phone within 1h; Apple advises two or three an hour at "
                     + "most; iOS may throttle")
         }
         return outcome(step, related: nil)

@@ -54,4 +54,27 @@ struct PhoneRegistryTests {
         phone.pruneBackground(now: now.addingTimeInterval(3601), budgetWindow: 60)
         #expect(phone.backgroundPushes.isEmpty, "an hour later none is in the over-rate window")
     }
+
+    @Test("at backgroundPushLimit the over-rate warning says 'at least': the phone remembers no more")
+    func overRateAtTheLimit() throws {
+        let fixture = ValidatorFixture()
+        let engine = MockAPNsEngine(world: fixture.world, rules: [], journal: try Journal(capacity: 10))
+        let token = DeviceToken(validated: String(repeating: "cd", count: 32))
+        let background = fixture.request(
+            headers: ["apns-push-type": "background", "apns-priority": "5"],
+            body: #"{"aps":{"content-available":1}}"#
+        ).content
+        engine.phones.change(token.hex) { phone in
+            for _ in 0..<(Phone.backgroundPushLimit - 2) { Phone.note(fixture.now, in: &phone.backgroundPushes) }
+        }
+        func warning() -> String {
+            let box = engine.phoneOutcome(
+                of: background, to: token, pushType: "background", setup: fixture.world.phone, devices: [:],
+                memo: ValidationMemo(), now: fixture.now)
+            return box?.value.warnings.first ?? "none"
+        }
+        #expect(warning().hasPrefix("background-over-rate: 9999 background pushes reached this phone within 1h"))
+        #expect(warning().hasPrefix("background-over-rate: at least 10000 background pushes reached this phone"))
+        #expect(warning().hasPrefix("background-over-rate: at least 10000 background pushes reached this phone"))
+    }
 }
