@@ -32,6 +32,8 @@ final class APNsConnectionHandler: ChannelInboundHandler {
     private var plaintextIn: ByteBuffer?
     /// nghttp2's output waiting for the next flush; the buffer is kept for reuse over TLS.
     var plaintextOut: ByteBuffer?
+    /// The buffer the last ciphertext went out in, kept for the next (`writeCiphertext`).
+    var ciphertextOut: ByteBuffer?
     /// The array the next batch's requests are swapped into: it keeps its capacity from batch to batch.
     var spareRequests: [APNsRequest] = []
     /// The array the next batch's records gather in, kept as `spareRequests` is.
