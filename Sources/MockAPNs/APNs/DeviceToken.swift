@@ -41,17 +41,29 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         count > 0 && count % 2 == 0
     }
 
-    /// What the bytes of a token are made of, in one pass over them.
+    /// What the bytes of a token are made of, in one pass over them: one table read per byte, no branch (a
+    /// branch per byte was 2.6 % of the server's CPU on distinct tokens).
     static func digits(in bytes: UnsafeBufferPointer<UInt8>) -> Digits {
-        var digits = Digits(isHex: true, hasUppercase: false)
-        for byte in bytes {
-            guard isHexDigit(byte) else {
-                digits.isHex = false
-                break
+        var every: UInt8 = hexDigit
+        var any: UInt8 = 0
+        byteClasses.withUnsafeBufferPointer { classes in
+            for byte in bytes {
+                let byteClass = classes[Int(byte)]
+                every &= byteClass
+                any |= byteClass
             }
-            if byte >= 0x41 && byte <= 0x46 { digits.hasUppercase = true }
         }
-        return digits
+        return Digits(isHex: every & hexDigit != 0, hasUppercase: any & upperHexDigit != 0)
+    }
+
+    /// `byteClasses`' bits: a hex digit, an upper-case one.
+    private static let hexDigit: UInt8 = 1
+    private static let upperHexDigit: UInt8 = 2
+    /// Each byte's class, by value.
+    private static let byteClasses: [UInt8] = (0...255).map { byte in
+        let byte = UInt8(byte)
+        guard isHexDigit(byte) else { return 0 }
+        return byte >= 0x41 && byte <= 0x46 ? hexDigit | upperHexDigit : hexDigit
     }
 
     /// `0`-`9`, `a`-`f` or `A`-`F`.

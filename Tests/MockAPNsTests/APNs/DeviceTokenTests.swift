@@ -30,6 +30,15 @@ struct DeviceTokenTests {
         #expect(digits("0123ABCDEF") == (true, true))
         #expect(digits("ab\u{FF41}") == (false, false))
         #expect(digits("gg") == (false, false))
+        #expect(digits("") == (true, false))
+        #expect(digits("0123abcdeF") == (true, true))
+        #expect(digits("Fg") == (false, true))
+        // Every byte value: hex exactly for 0-9, a-f and A-F.
+        for byte in UInt8.min...UInt8.max {
+            let scanned = [0x61, byte].withUnsafeBufferPointer(DeviceToken.digits(in:))
+            #expect(scanned.isHex == DeviceToken.isHexDigit(byte), "byte \(byte)")
+            #expect(scanned.hasUppercase == (byte >= 0x41 && byte <= 0x46), "byte \(byte)")
+        }
         for text in ["", "ab", "Ab", "a", "zz", "\u{FF41}\u{FF42}"] {
             #expect((DeviceToken(text) != nil) == (DeviceToken.hasTokenLength(text.utf8.count) && digits(text).isHex))
         }
