@@ -340,14 +340,15 @@ soak_mix() {
                     (total > 0 ? done_ * 100 / total : 0), done_ / duration, ok, c4, c5, errored
                 if (total > 0 && (done_ * 100 / total - share > 1 || share - done_ * 100 / total > 1))
                     printf "WARNING: %s sent %.2f %% of the requests, not %d %%: lower SOAK_RATE\n", name,
-                        done_ * 100 / total, share > "/dev/stderr"
-            }' "$out.$name"
+                        done_ * 100 / total, share >>warnings
+            }' warnings="$TMP/soak-warnings" "$out.$name"
     done
     echo
     awk -v total="$total" -v n="$SOAK_N" 'BEGIN {
         printf "requests done: %d of the %d asked (%.1f %%)\n", total, n, total * 100 / n
         if (total < n * 0.95) print "WARNING: fewer than 95 % of SOAK_N: the server did not keep up with SOAK_RATE"
-    }'
+    }' >>"$TMP/soak-warnings"
+    cat "$TMP/soak-warnings"
 }
 
 soak() {
@@ -446,6 +447,9 @@ $SOAK_RATE req/s for ${SOAK_DURATION}s"))"
     sent=$(awk '/^requests:/ { n += $2 } END { print n }' "$out")
     ((ok == sent)) || echo "note: $((sent - ok)) of $sent requests were not answered 2xx (see the lines above;" \
         "with SOAK_TOKENS 1 in 40 tokens is malformed on purpose)"
+    if [[ -n $SOAK_TOKENS ]] && grep -q WARNING "$TMP/soak-warnings"; then
+        die "the mix was not held to the end (WARNING above): lower SOAK_RATE and run again"
+    fi
 }
 
 if [[ $SOAK == 1 ]]; then
