@@ -9,9 +9,10 @@
 # order), its RSS and the records the journal holds (`GET /v1/requests?limit=1`) after each round. The first round
 # fills the journal; in every later one each record held replaces an older one, so RSS should not grow. The figure,
 # (RSS after the first round - RSS before) / records held, includes all that the pushes left behind: the implicit
-# phones they made (at most PhoneRegistry.implicitLimit, 10,000; counted at the end with `GET /v1/phones`), the
-# memory malloc keeps after the connection's buffers are freed, and the server's first-use growth (the identical
-# push's row shows that floor).
+# phones they kept (at most PhoneRegistry.implicitLimit, 10,000), the memory malloc keeps after the connection's
+# buffers are freed, and the server's first-use growth (the identical push's row shows that floor). The "phones
+# listed" column is `GET /v1/phones`'s count, read last: it lists a default phone for every token the records held
+# reached, so it follows the journal, not the phones kept in memory.
 #
 # Settings: RECORD_FILL (100000, pushes per round), RECORD_FILLS (3, rounds); run.sh's MOCK_APNS_BIN, PIN,
 # SERVER_CPU, CLIENT_CPU, MOCK_APNS_ARGS, RUN_TIMEOUT apply.
@@ -142,12 +143,13 @@ echo "## The journal's memory per record, each kind alone ($RECORD_FILLS rounds 
     "journal capacity $RECORD_CAPACITY)"
 echo
 echo "| kind | body bytes | RSS before MiB | after round 1 MiB | records held | bytes per record held |" \
-    "RSS growth after rounds 2… MiB | peak MiB | phones | answered / 4xx / errored |"
+    "RSS growth after rounds 2… MiB | peak MiB | phones listed | answered / 4xx / errored |"
 echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---|"
 cat "$TMP/rm-table.md"
 echo
 echo "bytes per record held = (RSS after round 1 - RSS before the first push) / records the journal holds then;" \
-    "it includes the implicit phones (phones), malloc's retained memory and the server's first-use growth."
+    "it includes the implicit phones kept (at most 10,000), malloc's retained memory and the server's first-use" \
+    "growth. phones listed = GET /v1/phones's count (a default phone per token the journal holds)."
 echo "RSS growth after rounds 2… = RSS after each later round less RSS after round 1 (every record held then" \
     "replaced an older one; flat means no growth per record)."
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
