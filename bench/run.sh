@@ -5,6 +5,7 @@
 #
 #   bench/run.sh              the comparison (about 3–5 minutes on 2 cores)
 #   SOAK=1 bench/run.sh       5,000,000 requests to mock-apns, RSS sampled: does memory stay flat?
+#   RECORD_MEMORY=1 bench/run.sh   the journal's memory per record, for each payload kind alone
 #
 # A third server, "floor", is the same binary with MOCK_APNS_BENCH_FLOOR=1: it answers every request 200 and does
 # nothing else with it (no rules, JWT, JSON, journal or phone), so the tables show what TLS, HTTP/2 and the
@@ -19,7 +20,8 @@
 #
 # Settings (environment): N, N_C1, N_C4, N_C50, REPEAT, WARMUP_N, PIN, SERVER_CPU, CLIENT_CPU, H2LOAD_THREADS,
 # MOCK_APNS_BIN, MOCK_APNS_ARGS, BASELINE_BIN, FLOOR, RUN_TIMEOUT, SOAK, SOAK_N, SOAK_TOKENS, SOAK_CLIENTS,
-# SOAK_STREAMS, SOAK_INTERVAL, RESULTS_DIR, REALISTIC, REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
+# SOAK_STREAMS, SOAK_INTERVAL, SOAK_RATE, RECORD_MEMORY, RECORD_FILL, RECORD_FILLS, RESULTS_DIR, REALISTIC,
+# REALISTIC_TOKENS, REALISTIC_N. See bench/README.md.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,6 +49,8 @@ SOAK_CLIENTS=${SOAK_CLIENTS:-4}
 SOAK_STREAMS=${SOAK_STREAMS:-100}
 SOAK_INTERVAL=${SOAK_INTERVAL:-5}  # seconds between RSS samples
 SOAK_TOKENS=${SOAK_TOKENS:-}      # a number: the soak sends realistic traffic over that many distinct tokens
+SOAK_RATE=${SOAK_RATE:-40000}     # with SOAK_TOKENS: requests per second of all the kinds together (held to the end)
+RECORD_MEMORY=${RECORD_MEMORY:-0} # 1: the journal's memory per record of each kind (bench/record-memory.sh)
 RESULTS_DIR=${RESULTS_DIR:-bench/results}  # git-ignored; the markdown table is also written there
 
 DEVICE_TOKEN=$(printf '0123456789abcdef%.0s' 1 2 3 4)   # 64 hex characters
@@ -281,7 +285,9 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # soak_load OUT → starts the soak's h2load in the background and sets SOAK_LOAD_PID. With SOAK_TOKENS, the traffic is
 # the realistic mix (bench/realistic.sh) over SOAK_TOKENS distinct tokens: one h2load per payload kind, all at once
 # (as in the realistic table), each with SOAK_CLIENTS / 4 connections (at least one), so that every phone meets
-# every kind early and no record shares its request with the one before it; their outputs go to OUT.
+# every kind early and no record shares its request with the one before it. The workers run for the same duration
+# (-D, SOAK_N / SOAK_RATE seconds), each at its share of SOAK_RATE (--rps per connection), so the mix the journal
+# holds is the same from the first minute to the last; their outputs go to OUT.NAME and, together, to OUT.
 soak_load() {
     local out=$1
     if [[ -z $SOAK_TOKENS ]]; then
@@ -295,11 +301,12 @@ soak_load() {
     ((clients > 0)) || clients=1
     { echo "https://127.0.0.1:$MOCK_PORT$(head -1 "$TMP/uris-$SOAK_TOKENS")"; tail -n +2 "$TMP/uris-$SOAK_TOKENS"; } >"$uris"
     (
-        local kind name share type topic priority body rc=0 pids=() w
+        local kind name share type topic priority body rc=0 pids=() w rps
         for kind in "${REALISTIC_KINDS[@]}"; do
             read -r name share type topic priority body <<<"$kind"
-            "${CLIENT_ON[@]}" timeout --signal=INT $((RUN_TIMEOUT * 12)) h2load -t "$H2LOAD_THREADS" \
-                -c "$clients" -m "$SOAK_STREAMS" -n $((SOAK_N * share / 100)) -i "$uris" -d "$body" \
+            rps=$((SOAK_RATE * share / 100 / clients))
+            "${CLIENT_ON[@]}" timeout --signal=INT $((SOAK_DURATION + 120)) h2load -t "$H2LOAD_THREADS" \
+                -c "$clients" -m "$SOAK_STREAMS" -D "$SOAK_DURATION" --rps "$rps" -i "$uris" -d "$body" \
                 -H "apns-topic: $topic" -H "apns-push-type: $type" -H "apns-priority: $priority" \
                 -H "authorization: bearer $JWT" >"$out.$name" 2>&1 &
             pids+=($!)
@@ -311,7 +318,48 @@ soak_load() {
     SOAK_LOAD_PID=$!
 }
 
+# soak_mix OUT → the mix actually sent, one row per kind, from each worker's h2load output (OUT.NAME): a constant
+# mix needs every worker to have kept its rate to the end; one that fell short says the rate is above capacity.
+soak_mix() {
+    local out=$1 kind name share total=0 sent
+    for kind in "${REALISTIC_KINDS[@]}"; do
+        read -r name _ <<<"$kind"
+        sent=$(awk '/^requests:/ { print $6 }' "$out.$name")
+        total=$((total + sent))
+    done
+    echo
+    echo "| kind | share asked | requests done | share sent | req/s | 2xx | 4xx | 5xx | errored |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for kind in "${REALISTIC_KINDS[@]}"; do
+        read -r name share _ <<<"$kind"
+        awk -v name="$name" -v share="$share" -v total="$total" -v duration="$SOAK_DURATION" '
+            /^requests:/ { done_ = $6; errored = $12 }
+            /^status codes:/ { ok = $3; c4 = $7; c5 = $9 }
+            END {
+                printf "| %s | %d %% | %d | %.2f %% | %.0f | %d | %d | %d | %d |\n", name, share, done_,
+                    (total > 0 ? done_ * 100 / total : 0), done_ / duration, ok, c4, c5, errored
+                if (total > 0 && (done_ * 100 / total - share > 1 || share - done_ * 100 / total > 1))
+                    printf "WARNING: %s sent %.2f %% of the requests, not %d %%: lower SOAK_RATE\n", name,
+                        done_ * 100 / total, share >>warnings
+            }' warnings="$TMP/soak-warnings" "$out.$name"
+    done
+    echo
+    awk -v total="$total" -v n="$SOAK_N" 'BEGIN {
+        printf "requests done: %d of the %d asked (%.1f %%)\n", total, n, total * 100 / n
+        if (total < n * 0.95) print "WARNING: fewer than 95 % of SOAK_N: the server did not keep up with SOAK_RATE"
+    }' >>"$TMP/soak-warnings"
+    cat "$TMP/soak-warnings"
+}
+
 soak() {
+    [[ $SOAK_N =~ ^[1-9][0-9]{0,9}$ ]] || die "SOAK_N=$SOAK_N: give a number of requests, 1 to 9999999999"
+    if [[ -n $SOAK_TOKENS ]]; then
+        # Each kind's connections need a whole request per second; far above capacity the mix drifts again.
+        if ! [[ $SOAK_RATE =~ ^[0-9]{1,7}$ ]] || ((SOAK_RATE < 100 || SOAK_RATE > 1000000)); then
+            die "SOAK_RATE=$SOAK_RATE: give requests per second, 100 to 1000000 (below the server's capacity)"
+        fi
+        ((SOAK_N >= SOAK_RATE)) || die "SOAK_N=$SOAK_N is less than one second at SOAK_RATE=$SOAK_RATE"
+    fi
     build_mock
     start_mock
     set_headers
@@ -320,18 +368,27 @@ soak() {
     idle_kb=$(status_kb "$MOCK_PID" VmRSS)
     if [[ -n $SOAK_TOKENS ]]; then
         [[ $SOAK_TOKENS =~ ^[1-9][0-9]{0,6}$ ]] || die "SOAK_TOKENS=$SOAK_TOKENS: give a number of tokens, 1 to 9999999"
+        SOAK_DURATION=$(((SOAK_N + SOAK_RATE - 1) / SOAK_RATE))
         REALISTIC_DEFINE_ONLY=1
         # shellcheck source=bench/realistic.sh
         source "$ROOT/bench/realistic.sh"
         realistic_bodies
         realistic_tokens "$SOAK_TOKENS"
+        local kind name share clients=$((SOAK_CLIENTS / ${#REALISTIC_KINDS[@]}))
+        ((clients > 0)) || clients=1
+        for kind in "${REALISTIC_KINDS[@]}"; do
+            read -r name share _ <<<"$kind"
+            ((SOAK_RATE * share / 100 / clients > 0)) ||
+                die "SOAK_RATE=$SOAK_RATE gives $name's $clients connections less than a request per second each"
+        done
     fi
     say "bench: warm-up, $WARMUP_N requests"
     run_h2load "$MOCK_PID" "$MOCK_PORT" 4 100 "$WARMUP_N" "" >/dev/null
     local start_kb samples="$TMP/rss.samples" t0 hpid rc=0 out="$TMP/soak.out"
     start_kb=$(status_kb "$MOCK_PID" VmRSS)
     say "bench: soak, $SOAK_N requests at -c$SOAK_CLIENTS -m$SOAK_STREAMS$(
-        [[ -n $SOAK_TOKENS ]] && echo ", realistic mix over $SOAK_TOKENS tokens"); RSS every ${SOAK_INTERVAL}s"
+        [[ -n $SOAK_TOKENS ]] && echo ", realistic mix over $SOAK_TOKENS tokens at $SOAK_RATE req/s for \
+${SOAK_DURATION}s"); RSS every ${SOAK_INTERVAL}s"
     local before after
     before=$(cpu_ticks "$MOCK_PID")
     t0=$(date +%s)
@@ -354,9 +411,14 @@ soak() {
     peak_kb=$(status_kb "$MOCK_PID" VmHWM)
     echo
     echo "## Soak: $SOAK_N requests to mock-apns (-c$SOAK_CLIENTS -m$SOAK_STREAMS, journal capacity 100000$(
-        [[ -n $SOAK_TOKENS ]] && echo "; the realistic mix over $SOAK_TOKENS distinct tokens, one payload kind after another"))"
-    echo
-    grep -E '^(finished in|requests:|status codes:)' "$out"
+        [[ -n $SOAK_TOKENS ]] && echo "; the realistic mix over $SOAK_TOKENS distinct tokens, every kind at its share of \
+$SOAK_RATE req/s for ${SOAK_DURATION}s"))"
+    if [[ -n $SOAK_TOKENS ]]; then
+        soak_mix "$out"
+    else
+        echo
+        grep -E '^(finished in|requests:|status codes:)' "$out"
+    fi
     awk -v ticks=$((after - before)) -v tck="$CLK_TCK" '/^requests:/ { n += $6 } END { printf "server CPU: %.2f µs per request\n", ticks * 1e6 / tck / n }' "$out"
     # Flat: after the first quarter (the journal is full after its first 100000 records), RSS grows by at most
     # 10 % or 16 MiB, whichever is larger. The slope is a least-squares fit over the last three quarters.
@@ -379,15 +441,24 @@ soak() {
             if (growth <= allowed) printf "memory stayed flat: YES (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
             else printf "memory stayed flat: NO (grew %+.1f MiB after the first quarter; allowed %.1f MiB)\n", growth / 1024, allowed / 1024
         }' "$samples"
+    echo "RSS samples (seconds: MiB): $(awk '{ printf "%s%d: %.1f", (NR > 1 ? ", " : ""), $1, $2 / 1024 }' "$samples")"
     local ok sent
     ok=$(awk '/^status codes:/ { n += $3 } END { print n }' "$out")
     sent=$(awk '/^requests:/ { n += $2 } END { print n }' "$out")
     ((ok == sent)) || echo "note: $((sent - ok)) of $sent requests were not answered 2xx (see the lines above;" \
         "with SOAK_TOKENS 1 in 40 tokens is malformed on purpose)"
+    if [[ -n $SOAK_TOKENS ]] && grep -q WARNING "$TMP/soak-warnings"; then
+        die "the mix was not held to the end (WARNING above): lower SOAK_RATE and run again"
+    fi
 }
 
 if [[ $SOAK == 1 ]]; then
     soak
+    exit 0
+fi
+if [[ $RECORD_MEMORY == 1 ]]; then
+    # shellcheck source=bench/record-memory.sh
+    source "$ROOT/bench/record-memory.sh"
     exit 0
 fi
 
