@@ -58,14 +58,7 @@ record_server() {
     RM_PID=$!
     SERVER_PIDS+=("$RM_PID")
     RM_CONTROL="http://127.0.0.1:$control"
-    local i
-    for ((i = 0; i < 300; i++)); do
-        grep -qx 'ready' "$TMP/rm.out" 2>/dev/null && return
-        kill -0 "$RM_PID" 2>/dev/null || { cat "$TMP/rm.out" "$TMP/rm.err" >&2; die "mock-apns exited at start"; }
-        sleep 0.1
-    done
-    cat "$TMP/rm.err" >&2
-    die "mock-apns did not print 'ready' within 30 s"
+    wait_ready mock-apns "$RM_PID" "$TMP/rm.out" "$TMP/rm.err"
 }
 
 # record_held → "held dropped" from the journal (a page of one record: it allocates next to nothing).

@@ -158,6 +158,19 @@ build_mock() {
 }
 
 MOCK_PORT=""
+# wait_ready LABEL PID OUT ERR — waits up to 30 s for a started `serve` to print 'ready' on OUT; dies, showing its
+# output, when it exits or does not.
+wait_ready() {
+    local label=$1 pid=$2 out=$3 err=$4 i
+    for ((i = 0; i < 300; i++)); do
+        grep -qx 'ready' "$out" 2>/dev/null && return
+        kill -0 "$pid" 2>/dev/null || { cat "$out" "$err" >&2; die "$label exited at start"; }
+        sleep 0.1
+    done
+    cat "$err" >&2
+    die "$label did not print 'ready' within 30 s"
+}
+
 # start_mock [floor|baseline] — sets MOCK_PID and MOCK_PORT (FLOOR_PID and FLOOR_PORT with floor, BASELINE_PID and
 # BASELINE_PORT with baseline: BASELINE_BIN, started without the flags it may not know), and JWT
 start_mock() {
@@ -171,13 +184,7 @@ start_mock() {
         --log-level warning --journal-capacity 100000 $MOCK_APNS_ARGS >"$TMP/$name.out" 2>"$TMP/$name.err" &
     pid=$!
     SERVER_PIDS+=("$pid")
-    local i
-    for ((i = 0; i < 300; i++)); do
-        grep -qx 'ready' "$TMP/$name.out" 2>/dev/null && break
-        kill -0 "$pid" 2>/dev/null || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; die "mock-apns ($name) exited at start"; }
-        sleep 0.1
-    done
-    grep -qx 'ready' "$TMP/$name.out" || { cat "$TMP/$name.err" >&2; die "mock-apns ($name) did not print 'ready' within 30 s"; }
+    wait_ready "mock-apns ($name)" "$pid" "$TMP/$name.out" "$TMP/$name.err"
     case $name in
         floor) FLOOR_PID=$pid FLOOR_PORT=$port ;;
         baseline) BASELINE_PID=$pid BASELINE_PORT=$port ;;
