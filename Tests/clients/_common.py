@@ -110,6 +110,15 @@ def provider_token(args, issued_at):
                           headers={"kid": args.key_id})
 
 
+def httpx_apns_client(args):
+    """An httpx client as a provider opens one to APNs, trusting the mock's CA (``args.ca``): HTTP/2, 20 s timeout."""
+    import ssl
+
+    import httpx
+
+    return httpx.Client(http2=True, verify=ssl.create_default_context(cafile=args.ca), timeout=20)
+
+
 def post_push(client, report, name, url, body, headers):
     """POSTs one push with a fresh ``apns-id`` on an httpx HTTP/2 client and reports it as the case ``name``: it
     passes when the answer came over HTTP/2, is 200, and echoes the ``apns-id``. Returns the response, or None when

@@ -17,7 +17,7 @@ import uuid
 import httpx
 import jwt
 
-from _common import Report
+from _common import Report, httpx_apns_client
 
 APP = "com.example.app"
 
@@ -49,8 +49,7 @@ def main():
     report = Report()
     channels = f"https://localhost:{args.channels_port}/1/apps/{args.topic}"
     auth = {"authorization": f"bearer {token(args)}"}
-    trust = ssl.create_default_context(cafile=args.ca)
-    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+    with httpx_apns_client(args) as client:
         created = client.post(f"{channels}/channels", headers=auth,
                               json={"message-storage-policy": 1, "push-type": "LiveActivity"})
         channel = created.headers.get("apns-channel-id", "")

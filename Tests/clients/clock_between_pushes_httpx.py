@@ -10,12 +10,11 @@ journal.
 """
 
 import json
-import ssl
 import time
 
 import httpx
 
-from _common import ALERT, Report, httpx_provider_parser, post_push, provider_token
+from _common import ALERT, Report, httpx_apns_client, httpx_provider_parser, post_push, provider_token
 
 
 def arguments():
@@ -29,10 +28,9 @@ def main():
     args = arguments()
     report = Report()
     bearer = provider_token(args, time.time())
-    trust = ssl.create_default_context(cafile=args.ca)
     url = f"https://localhost:{args.port}/3/device/{args.token}"
     body = json.dumps(ALERT)
-    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+    with httpx_apns_client(args) as client:
         for name in ["before", "after"]:
             if name == "after":
                 moved = httpx.post(f"{args.control_url}/v1/clock", json={"advance": args.advance}, timeout=20)

@@ -15,12 +15,9 @@ this script reads what the simulated phone did with each push from the mock's jo
 """
 
 import json
-import ssl
 import time
 
-import httpx
-
-from _common import Report, httpx_provider_parser, post_push, provider_token
+from _common import Report, httpx_apns_client, httpx_provider_parser, post_push, provider_token
 
 ORDER = {"alert": {"title": "Order 42", "body": "Your food is on its way"}}
 
@@ -44,9 +41,8 @@ def main():
     args = arguments()
     report = Report()
     bearer = provider_token(args, time.time())
-    trust = ssl.create_default_context(cafile=args.ca)
     base = f"https://localhost:{args.port}/3/device/"
-    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+    with httpx_apns_client(args) as client:
         for name, kind, suffix, priority, payload in PUSHES:
             token = args.voip_token if kind == "voip" else args.token
             post_push(client, report, name, base + token, json.dumps(payload), {

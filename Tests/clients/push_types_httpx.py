@@ -8,12 +8,9 @@ this script reads what the simulated phone did with each push from the mock's jo
 """
 
 import json
-import ssl
 import time
 
-import httpx
-
-from _common import Report, httpx_provider_parser, post_push, provider_token
+from _common import Report, httpx_apns_client, httpx_provider_parser, post_push, provider_token
 
 APP = "com.example.app"
 
@@ -40,11 +37,10 @@ def main():
     args = arguments()
     report = Report()
     bearer = provider_token(args, time.time())
-    trust = ssl.create_default_context(cafile=args.ca)
     url = f"https://localhost:{args.port}/3/device/{args.token}"
     pushes = [(name, kind, args.topic + suffix, priority, payload) for name, kind, suffix, priority, payload in PUSHES]
     pushes.append(("mdm", "mdm", args.mdm_topic, "10", {"mdm": "8F1D2A5B-PUSHMAGIC"}))
-    with httpx.Client(http2=True, verify=trust, timeout=20) as client:
+    with httpx_apns_client(args) as client:
         for name, kind, topic, priority, payload in pushes:
             post_push(client, report, name, url, json.dumps(payload), {
                 "authorization": f"bearer {bearer}", "apns-push-type": kind, "apns-topic": topic,
