@@ -119,6 +119,48 @@ realistic_run() {
         }' "${outs[@]}"
 }
 
+# each_row FN — calls FN TOKENS NAME for each row of the realistic tables, in order (realistic()'s `configs` and
+# `Q`, which bash's dynamic scope lends to the row functions below).
+each_row() {
+    local tokens cfg name
+    for tokens in $REALISTIC_TOKENS; do
+        for cfg in "${configs[@]}"; do
+            read -r name _ <<<"$cfg"
+            "$1" "$tokens" "$name"
+        done
+    done
+}
+
+# The rows of the realistic tables, one function per table: FN TOKENS NAME.
+row_servers() {
+    local s
+    for s in "${SERVERS[@]}"; do
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$s" "${Q[$s,$1,$2,rps]}" \
+            "${Q[$s,$1,$2,p50]}" "${Q[$s,$1,$2,p99]}" "${Q[$s,$1,$2,cpu]}" "${Q[$s,$1,$2,mix]}"
+    done
+}
+row_ratios() {
+    awk -v t="$1" -v name="$2" -v mr="${Q[mock-apns,$1,$2,rps]}" -v nr="${Q[nghttpd,$1,$2,rps]}" \
+        -v mc="${Q[mock-apns,$1,$2,cpu]}" -v nc="${Q[nghttpd,$1,$2,cpu]}" -v mp="${Q[mock-apns,$1,$2,p99]}" \
+        -v np="${Q[nghttpd,$1,$2,p99]}" 'BEGIN {
+            printf "| %s | %s | %.2f× | %.2f× | %.2f× |\n", t, name, mr / nr, (nc > 0 ? mc / nc : 0),
+                (np > 0 ? mp / np : 0)
+        }'
+}
+row_floor() {
+    awk -v t="$1" -v name="$2" -v f="${Q[floor,$1,$2,cpu]}" -v nc="${Q[nghttpd,$1,$2,cpu]}" \
+        -v mc="${Q[mock-apns,$1,$2,cpu]}" \
+        'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", t, name, f, nc, mc, mc - f }'
+}
+row_baseline() {
+    awk -v t="$1" -v name="$2" -v mc="${Q[mock-apns,$1,$2,cpu]}" -v bc="${Q[baseline,$1,$2,cpu]}" \
+        -v ms="${Q[mock-apns,$1,$2,cpus]}" -v bs="${Q[baseline,$1,$2,cpus]}" -v f="${Q[floor,$1,$2,cpu]:--}" \
+        -v nc="${Q[nghttpd,$1,$2,cpu]}" 'BEGIN {
+            printf "| %s | %s | %s (%s) | %s (%s) | %s | %s | %.3f× |\n", t, name, mc, ms, bc, bs, f, nc,
+                (bc > 0 ? mc / bc : 0)
+        }'
+}
+
 realistic() {
     command -v python3 >/dev/null 2>&1 || die "the realistic traffic needs python3 (apt-get install -y python3)"
     realistic_bodies
@@ -162,61 +204,23 @@ realistic() {
     echo
     echo "| tokens | config | server | req/s | p50 ms | p99 ms | CPU µs/req | 2xx/4xx/5xx/errored (last run) |"
     echo "|---:|---|---|---:|---:|---:|---:|---|"
-    for tokens in $REALISTIC_TOKENS; do
-        for cfg in "${configs[@]}"; do
-            read -r name c m n <<<"$cfg"
-            for s in "${SERVERS[@]}"; do
-                printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$tokens" "$name" "$s" "${Q[$s,$tokens,$name,rps]}" \
-                    "${Q[$s,$tokens,$name,p50]}" "${Q[$s,$tokens,$name,p99]}" "${Q[$s,$tokens,$name,cpu]}" \
-                    "${Q[$s,$tokens,$name,mix]}"
-            done
-        done
-    done
+    each_row row_servers
     echo
     echo "| tokens | config | req/s mock/nghttpd | CPU/req mock/nghttpd | p99 mock/nghttpd |"
     echo "|---:|---|---:|---:|---:|"
-    for tokens in $REALISTIC_TOKENS; do
-        for cfg in "${configs[@]}"; do
-            read -r name c m n <<<"$cfg"
-            awk -v t="$tokens" -v name="$name" -v mr="${Q[mock-apns,$tokens,$name,rps]}" \
-                -v nr="${Q[nghttpd,$tokens,$name,rps]}" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
-                -v nc="${Q[nghttpd,$tokens,$name,cpu]}" -v mp="${Q[mock-apns,$tokens,$name,p99]}" \
-                -v np="${Q[nghttpd,$tokens,$name,p99]}" 'BEGIN {
-                    printf "| %s | %s | %.2f× | %.2f× | %.2f× |\n", t, name, mr / nr, (nc > 0 ? mc / nc : 0),
-                        (np > 0 ? mp / np : 0)
-                }'
-        done
-    done
+    each_row row_ratios
     if ((FLOOR == 1)); then
         echo
         echo "| tokens | config | CPU µs/req: floor | nghttpd | mock-apns | mock-apns above the floor |"
         echo "|---:|---|---:|---:|---:|---:|"
-        for tokens in $REALISTIC_TOKENS; do
-            for cfg in "${configs[@]}"; do
-                read -r name c m n <<<"$cfg"
-                awk -v t="$tokens" -v name="$name" -v f="${Q[floor,$tokens,$name,cpu]}" \
-                    -v nc="${Q[nghttpd,$tokens,$name,cpu]}" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
-                    'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", t, name, f, nc, mc, mc - f }'
-            done
-        done
+        each_row row_floor
     fi
     if [[ -n ${BASELINE_BIN:-} ]]; then
         echo
         echo "| tokens | config | CPU µs/req: this build (runs) | baseline (runs) | floor | nghttpd |" \
             "this build / baseline |"
         echo "|---:|---|---:|---:|---:|---:|---:|"
-        for tokens in $REALISTIC_TOKENS; do
-            for cfg in "${configs[@]}"; do
-                read -r name c m n <<<"$cfg"
-                awk -v t="$tokens" -v name="$name" -v mc="${Q[mock-apns,$tokens,$name,cpu]}" \
-                    -v bc="${Q[baseline,$tokens,$name,cpu]}" -v ms="${Q[mock-apns,$tokens,$name,cpus]}" \
-                    -v bs="${Q[baseline,$tokens,$name,cpus]}" -v f="${Q[floor,$tokens,$name,cpu]:--}" \
-                    -v nc="${Q[nghttpd,$tokens,$name,cpu]}" 'BEGIN {
-                        printf "| %s | %s | %s (%s) | %s (%s) | %s | %s | %.3f× |\n", t, name, mc, ms, bc, bs, f, nc,
-                            (bc > 0 ? mc / bc : 0)
-                    }'
-            done
-        done
+        each_row row_baseline
     fi
     echo
     echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
