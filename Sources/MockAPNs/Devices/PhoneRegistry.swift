@@ -63,7 +63,7 @@ public final class PhoneRegistry: Sendable {
             if state.phones[id] == nil {
                 keepImplicit(Phone(id: id, declared: false, state: PhoneState()), in: &state)
             }
-            return try update(id, in: &state, body)
+            return try update(id, in: &state, body).result
         }
     }
 
@@ -99,15 +99,22 @@ public final class PhoneRegistry: Sendable {
     }
 
     /// Runs `body` on the phone `id`: the one kept, else a default phone, kept only when `body` says it changed
-    /// it (a push that leaves something behind).
-    func walk<T>(_ id: String, _ body: (inout Phone) -> (result: T, changed: Bool)) -> T {
+    /// it (a push that leaves something behind). Answers `body`'s result and whether the phone acted as a default
+    /// one before it (`Phone.actsAsDefault`).
+    @discardableResult
+    func walk<T>(
+        _ id: String, _ body: (inout Phone) -> (result: T, changed: Bool)
+    ) -> (result: T, actedAsDefault: Bool) {
         state.withLockedValue { state in
             // One lookup of the 64-digit key for a kept phone, not one to find it and one to change it.
-            if let index = state.phones.index(forKey: id) { return update(at: index, in: &state, body).result }
+            if let index = state.phones.index(forKey: id) {
+                let (walked, actedAsDefault) = update(at: index, in: &state, body)
+                return (walked.result, actedAsDefault)
+            }
             var phone = Phone(id: id, declared: false, state: PhoneState())
             let (result, changed) = body(&phone)
             if changed { keepImplicit(phone, in: &state) }
-            return result
+            return (result, true)
         }
     }
 
@@ -128,7 +135,7 @@ public final class PhoneRegistry: Sendable {
             var events: [DeviceEvent] = []
             let due = state.phones.compactMap { id, phone in phone.hasSomethingDue(now: now) ? id : nil }
             for id in due.sorted() {
-                events += update(id, in: &state, settle)
+                events += update(id, in: &state, settle).result
             }
             return events
         }
@@ -167,21 +174,23 @@ public final class PhoneRegistry: Sendable {
     }
 
     /// Runs `body` on the kept phone `id`, keeping the count of phones that do not act as default ones in step.
-    private func update<T>(_ id: String, in state: inout State, _ body: (inout Phone) throws -> T) rethrows -> T {
+    private func update<T>(
+        _ id: String, in state: inout State, _ body: (inout Phone) throws -> T
+    ) rethrows -> (result: T, actedAsDefault: Bool) {
         try update(at: state.phones.index(forKey: id)!, in: &state, body)
     }
 
     /// Runs `body` on the kept phone at `index`, keeping the count of phones that do not act as default ones in
-    /// step.
+    /// step; answers `body`'s result and whether the phone acted as a default one before it.
     private func update<T>(
         at index: Dictionary<String, Phone>.Index, in state: inout State, _ body: (inout Phone) throws -> T
-    ) rethrows -> T {
+    ) rethrows -> (result: T, actedAsDefault: Bool) {
         let before = state.phones.values[index].actsAsDefault
         defer {
             let after = state.phones.values[index].actsAsDefault
             if before != after { count(after ? -1 : +1, in: &state) }
         }
-        return try body(&state.phones.values[index])
+        return (try body(&state.phones.values[index]), before)
     }
 
     /// Adds `change` to the count of kept phones that do not act as default ones, and publishes whether it is 0.

@@ -53,9 +53,8 @@ extension MockAPNsEngine {
             }
             memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
         }
+        // `asDefault`, read before the push: a phone that acted as a default one gives what a default phone gives.
         let (box, asDefault) = phones.walk(phoneID) { phone in
-            // Read before the push: a phone that acted as a default one gives what a default phone gives.
-            let asDefault = phone.actsAsDefault
             // What the clock settled (storage, held pushes) before this push arrived, then what this push does.
             walk.events = phone.settle(now: now, setup: setup)
             let outcome = walk.run(on: &phone)
@@ -63,7 +62,7 @@ extension MockAPNsEngine {
                 DeviceOutcomeBox(
                     $0, number: walk.number, events: walk.events, unregisteredSince: walk.unregisteredSince)
             }
-            return ((box, asDefault), walk.changed)
+            return (box, walk.changed)
         }
         if memoized == nil, !named, asDefault, let box {
             if walk.changed {
