@@ -45,7 +45,9 @@ extension APNsValidator {
 
     /// Token state (§9): environment, app, kind, unregistered, expired.
     func checkDeviceState(_ request: APNsRequest, _ context: inout Context) throws(Rejection) {
-        guard let device = world.devices[context.token] else {
+        // A world that declares no device (the default one) looks nothing up: even a miss in an empty dictionary
+        // copied a `Device?` out, about 15 ns a push in `bench/profile.sh`.
+        guard !world.devices.isEmpty, let device = world.devices[context.token] else {
             try checkUndeclaredToken(context)
             return
         }
