@@ -48,7 +48,13 @@ extension APNsValidator {
         // A world that declares no device (the default one) looks nothing up: even a miss in an empty dictionary
         // copied a `Device?` out, about 15 ns a push in `bench/profile.sh`.
         guard !world.devices.isEmpty, let device = world.devices[context.token] else {
-            try checkUndeclaredToken(context)
+            // Only a token of the phone's length can be one it issued. Asked here, not in `checkUndeclaredToken`:
+            // passing the context copies it, which every push to an undeclared token paid (`bench/profile.sh`).
+            if context.token.utf8.count == ActivityRegistry.tokenLength {
+                try checkUndeclaredToken(context)
+            } else {
+                try checkUnknownToken()
+            }
             return
         }
         // "A valid token from the other environment: 400 BadDeviceToken" (§9; doc).
@@ -76,20 +82,22 @@ extension APNsValidator {
     /// token started it when the world names one; any other token is unknown: BadDeviceToken in strict mode.
     ///
     /// The phone issues 160-digit tokens (`ActivityRegistry.tokenLength`); a shorter or longer token can only be one
-    /// the world lists, so a push to it takes no lock. A 160-digit one takes the registry's lock once.
+    /// the world lists, so a push to it takes no lock (`checkDeviceState` asks). A 160-digit one takes the
+    /// registry's lock once.
     private func checkUndeclaredToken(_ context: Context) throws(Rejection) {
-        let issued =
-            context.token.utf8.count == ActivityRegistry.tokenLength
-            ? issuedTokens?.issuedToken(DeviceToken(validated: context.token)) : nil
-        guard let issued else {
-            if world.devicePolicy == .strict {
-                throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
-            }
-            return
+        guard let issued = issuedTokens?.issuedToken(DeviceToken(validated: context.token)) else {
+            return try checkUnknownToken()
         }
         let bundleID = issued.pushToStartToken.flatMap { world.devices[$0]?.bundleID }
         try checkTokenFits(kind: .liveActivity, bundleID: bundleID, context)
         if endedTokens != nil { try checkEndedActivityToken(context) }
+    }
+
+    /// A token neither the world nor the phone knows: BadDeviceToken in strict mode, else accepted.
+    private func checkUnknownToken() throws(Rejection) {
+        if world.devicePolicy == .strict {
+            throw Rejection(.badDeviceToken, rule: "device.unknown", "no device has this token (strict mode)")
+        }
     }
 
     /// Whether a token of `kind`, issued for `bundleID` (`nil`: any), takes this push: its app and its push type.

@@ -19,22 +19,35 @@ final class ValidationMemo {
     }
 
     /// The push type named by an `apns-push-type` value.
-    private var named: (value: String, type: APNsPushType?)?
+    private var named: Entry<String, APNsPushType?>?
     /// The push type whose suffix a topic carries.
-    private var suffixed: (topic: String, type: APNsPushType?)?
+    private var suffixed: Entry<String, APNsPushType?>?
     /// What is wrong with a payload, if anything, and what the phone would show for it.
-    private var payload: (body: [UInt8], result: PayloadScan.Result)?
+    private var payload: Entry<[UInt8], PayloadScan.Result>?
     /// What a device token is made of.
-    private var token: (token: String, digits: DeviceToken.Digits)?
+    private var token: Entry<String, DeviceToken.Digits>?
     /// Whether a payload is a Live Activity start without `aps.alert`.
-    private var liveActivity: (body: [UInt8], startWithoutAlert: Bool)?
+    private var liveActivity: Entry<[UInt8], Bool>?
     /// What the phone reads of a payload.
-    private var facts: (body: [UInt8], facts: PushFacts)?
+    private var facts: Entry<[UInt8], PushFacts>?
     /// What the default phone did with the last push walked on it, and what that push was.
     private var defaultPhone: DefaultPhoneEntry?
 
-    /// A class, not a tuple: reading a tuple of optionals out of the memo went through the runtime's generic copy
-    /// of each member on every push (about 60 ns in `bench/profile.sh`); reading this is one retain.
+    /// One value and what was worked out from it. Entries are classes, not tuples: reading a tuple of optionals out
+    /// of the memo went through the runtime's generic copy of each member on every push (about 60 ns for the
+    /// default phone's entry in `bench/profile.sh`); reading an entry is one reference.
+    private final class Entry<Key, Value> {
+        let key: Key
+        let value: Value
+
+        init(_ key: Key, _ value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The default phone's entry: what a push was (its payload, topic, push type and priority) and what the phone
+    /// did with it.
     private final class DefaultPhoneEntry {
         let body: [UInt8]
         let topic: String?
@@ -54,40 +67,40 @@ final class ValidationMemo {
     init() {}
 
     func pushType(named value: String) -> APNsPushType? {
-        if let named, named.value == value { return named.type }
+        if let named, named.key == value { return named.value }
         let type = APNsPushType.named(value)
-        named = (value, type)
+        named = Entry(value, type)
         return type
     }
 
     func typeWithSuffix(ofTopic topic: String) -> APNsPushType? {
-        if let suffixed, suffixed.topic == topic { return suffixed.type }
+        if let suffixed, suffixed.key == topic { return suffixed.value }
         let type = APNsPushType.typeWithSuffix(ofTopic: topic)
-        suffixed = (topic, type)
+        suffixed = Entry(topic, type)
         return type
     }
 
     /// `PayloadScan.scan(body)`: one scan per payload.
     func payloadScan(_ body: [UInt8]) -> PayloadScan.Result {
-        if let payload, Self.sameStorage(payload.body, body) { return payload.result }
+        if let payload, Self.sameStorage(payload.key, body) { return payload.value }
         let result = PayloadScan.scan(body)
-        payload = (body, result)
+        payload = Entry(body, result)
         return result
     }
 
     /// Whether `body` is a Live Activity start (`aps.event` "start") without `aps.alert`: one parse per payload.
     func isLiveActivityStartWithoutAlert(_ body: [UInt8]) -> Bool {
-        if let liveActivity, Self.sameStorage(liveActivity.body, body) { return liveActivity.startWithoutAlert }
+        if let liveActivity, Self.sameStorage(liveActivity.key, body) { return liveActivity.value }
         let found = APNsValidator.isLiveActivityStartWithoutAlert(body)
-        liveActivity = (body, found)
+        liveActivity = Entry(body, found)
         return found
     }
 
     /// `PushFacts` of `body`: one parse per payload.
     func pushFacts(_ body: [UInt8]) -> PushFacts {
-        if let facts, Self.sameStorage(facts.body, body) { return facts.facts }
+        if let facts, Self.sameStorage(facts.key, body) { return facts.value }
         let found = PushFacts(try? JSONParser.parse(body))
-        facts = (body, found)
+        facts = Entry(body, found)
         return found
     }
 
@@ -110,10 +123,10 @@ final class ValidationMemo {
     }
 
     func digits(ofToken value: String) -> DeviceToken.Digits {
-        if let token, token.token == value { return token.digits }
+        if let token, token.key == value { return token.value }
         // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of the check.
         let digits = value.withUTF8Bytes(DeviceToken.digits(in:))
-        token = (value, digits)
+        token = Entry(value, digits)
         return digits
     }
 
