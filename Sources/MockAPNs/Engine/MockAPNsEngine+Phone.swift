@@ -71,7 +71,7 @@ extension MockAPNsEngine {
                 memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
             }
         }
-        return box
+        return box.map(memo.sharedOutcome)
     }
 
     /// Settles every phone at the mock's clock (`Phone.settle`: storage, held pushes) and appends the events it gives

@@ -146,4 +146,49 @@ struct PhoneDefaultMemoTests {
         registry.change("last") { $0.state.locked = true }
         #expect(!registry.everyPhoneActsAsDefault && !registry.actsAsDefault("last"))
     }
+
+    @Test("background pushes that end alike on different kept phones share one device part, and only those")
+    func sharedOutcome() throws {
+        let engine = MockAPNsEngine(world: fixture.world, rules: [], journal: try Journal(capacity: 100))
+        let memo = ValidationMemo()
+        let background = fixture.request(
+            headers: ["apns-push-type": "background", "apns-priority": "5"],
+            body: #"{"aps":{"content-available":1}}"#
+        ).content
+        func push(_ n: Int) throws -> DeviceOutcomeBox {
+            try #require(
+                engine.phoneOutcome(
+                    of: background, to: Self.token(n), pushType: "background", setup: fixture.world.phone,
+                    devices: [:], memo: memo, now: fixture.now))
+        }
+        // Each phone's first: the same launch on phones 1 and 2, so the second shares the first's box.
+        let first = try push(1)
+        let second = try push(2)
+        #expect(second === first)
+        #expect(second.value.kind == .launched)
+        // Phone 1's second push ends as its first did.
+        #expect(try push(1) === first)
+        // Past `overRateCount` the warning names the count: a new outcome in a new box, which the next push that
+        // ends alike (phone 5's at the same count) shares.
+        for _ in 0..<SimulationSettings.overRateCount {
+            _ = try push(4)
+            _ = try push(5)
+        }
+        let overRate = try push(4)
+        #expect(overRate !== first && overRate.value.warnings.count == 1)
+        #expect(overRate.value.warnings.first?.contains("4 background pushes") == true)
+        #expect(try push(5) === overRate)
+        // The next count is another warning: not shared.
+        let next = try push(4)
+        #expect(next !== overRate && next.value.warnings.first?.contains("5 background pushes") == true)
+
+        // A box the phone keeps a reference to (a number) or that carries events is never shared or kept.
+        let numbered = DeviceOutcomeBox(first.value, number: PushNumber())
+        #expect(memo.sharedOutcome(numbered) === numbered)
+        let withEvents = DeviceOutcomeBox(
+            first.value, events: [DeviceEvent(PushNumber(), at: fixture.now, DeviceOutcome(.expired))])
+        #expect(memo.sharedOutcome(withEvents) === withEvents)
+        // Neither replaced the last box kept: a plain box like it is given that one.
+        #expect(memo.sharedOutcome(DeviceOutcomeBox(next.value)) === next)
+    }
 }
