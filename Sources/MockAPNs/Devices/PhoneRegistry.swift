@@ -185,12 +185,22 @@ public final class PhoneRegistry: Sendable {
     private func update<T>(
         at index: Dictionary<String, Phone>.Index, in state: inout State, _ body: (inout Phone) throws -> T
     ) rethrows -> (result: T, actedAsDefault: Bool) {
-        let before = state.phones.values[index].actsAsDefault
-        defer {
-            let after = state.phones.values[index].actsAsDefault
-            if before != after { count(after ? -1 : +1, in: &state) }
-        }
-        return (try body(&state.phones.values[index]), before)
+        var acted = (before: false, after: false)
+        // Also when `body` throws: it may have changed the phone first.
+        defer { if acted.before != acted.after { count(acted.after ? -1 : +1, in: &state) } }
+        let result = try Self.observed(&state.phones.values[index], &acted, body)
+        return (result, acted.before)
+    }
+
+    /// `body` run on `phone`, noting whether the phone acted as a default one before and after. Read through the one
+    /// in-place access: `state.phones.values[index].actsAsDefault` copied the phone out (its arrays retained and
+    /// released) twice per walk, 0.2 µs of a background push.
+    private static func observed<T>(
+        _ phone: inout Phone, _ acted: inout (before: Bool, after: Bool), _ body: (inout Phone) throws -> T
+    ) rethrows -> T {
+        acted.before = phone.actsAsDefault
+        defer { acted.after = phone.actsAsDefault }
+        return try body(&phone)
     }
 
     /// Adds `change` to the count of kept phones that do not act as default ones, and publishes whether it is 0.
