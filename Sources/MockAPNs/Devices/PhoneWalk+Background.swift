@@ -11,12 +11,15 @@ extension PhoneWalk {
         // "Apple advises two or three an hour at most" (doc, *Background updates*): a warning, nothing held.
         let recent = phone.backgroundPushes.count
         if recent > SimulationSettings.overRateCount {
-            // The phone remembers at most `backgroundPushLimit` of them.
-            let count = recent < Phone.backgroundPushLimit ? "\(recent)" : "at least \(recent)"
-            modifier(
-                .backgroundOverRate, warning: true,
-                "\(count) background pushes reached this phone within 1h; Apple advises two or three an hour at "
-                    + "most; iOS may throttle")
+            let warning = texts.overRate(count: recent) {
+                // The phone remembers at most `backgroundPushLimit` of them.
+                let count = recent < Phone.backgroundPushLimit ? "\(recent)" : "at least \(recent)"
+                return Self.worded(
+                    .backgroundOverRate,
+                    "\(count) background pushes reached this phone within 1h; Apple advises two or three an hour "
+                        + "at most; iOS may throttle")
+            }
+            modifier(.backgroundOverRate, warning: true, worded: warning)
         }
         return outcome(step, related: nil)
     }
@@ -95,8 +98,12 @@ extension PhoneWalk {
                 .terminated, .backgroundHandlerTimeout,
                 "\(bundleID)'s handler did not call its completion handler within 30 s: iOS kills it")
         }
-        let woken = appState.state == .notRunning ? "launched in the background (it was not running)" : "woken"
-        return Step(.launched, .backgroundLaunched, "\(bundleID) is \(woken) to handle the push")
+        let wasRunning = appState.state != .notRunning
+        let reason = texts.launchReason(bundleID: bundleID, wasRunning: wasRunning) {
+            let woken = wasRunning ? "woken" : "launched in the background (it was not running)"
+            return "\(bundleID) is \(woken) to handle the push"
+        }
+        return Step(.launched, .backgroundLaunched, reason)
     }
 
     /// Holds the push for the app (one per app: a newer one replaces it).

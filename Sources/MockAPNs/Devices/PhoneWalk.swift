@@ -28,6 +28,8 @@ struct PhoneWalk {
     let now: Date
     /// When the scenario was loaded: an app's `lastOpened` until the person opens it.
     let loadedAt: Date
+    /// The words kept from the last walks on the connection (`Texts`); a fresh set for a walk on its own.
+    let texts: Texts
 
     /// Every rule that fired so far, in order.
     var trace: [DeviceRule] = []
@@ -58,10 +60,11 @@ struct PhoneWalk {
     /// app has the entitlement): a Focus lets it through when it allows them.
     var communication: String?
 
-    /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`.
+    /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`; `texts` are
+    /// the connection's (`ValidationMemo.walkTexts`), or a fresh set.
     init(
         request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, token: String,
-        app: AppBehaviour, settings: SimulationSettings, now: Date, loadedAt: Date
+        app: AppBehaviour, settings: SimulationSettings, now: Date, loadedAt: Date, texts: Texts = Texts()
     ) {
         self.request = request
         self.facts = facts
@@ -73,6 +76,7 @@ struct PhoneWalk {
         self.settings = settings
         self.now = now
         self.loadedAt = loadedAt
+        self.texts = texts
         self.payload = .some(facts.payload)
     }
 
@@ -215,14 +219,22 @@ struct PhoneWalk {
 
     /// Adds a modifier: its rule to the trace, its words to the warnings or the notes (prefixed with its id).
     mutating func modifier(_ rule: DeviceRule, warning: Bool, _ text: String) {
+        modifier(rule, warning: warning, worded: Self.worded(rule, text))
+    }
+
+    /// Adds a modifier whose words carry their prefix already (`worded(_:_:)`): words the walk's `texts` kept.
+    mutating func modifier(_ rule: DeviceRule, warning: Bool, worded: String) {
         trace.append(rule)
         if warning {
-            warnings.append("\(rule.id): \(text)")
+            warnings.append(worded)
             notable = notable ?? rule
         } else {
-            notes.append("\(rule.id): \(text)")
+            notes.append(worded)
         }
     }
+
+    /// A modifier's words as the record shows them: prefixed with its rule's id.
+    static func worded(_ rule: DeviceRule, _ text: String) -> String { "\(rule.id): \(text)" }
 
     /// Whether the app has `entitlement`; an app that declares none is assumed to, with a note.
     mutating func has(_ entitlement: AppBehaviour.Entitlement, for what: String) -> Bool {

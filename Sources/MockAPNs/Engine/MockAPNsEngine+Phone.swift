@@ -38,7 +38,8 @@ extension MockAPNsEngine {
         let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
         var walk = PhoneWalk(
             request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID,
-            token: token.hex, app: app, settings: setup.settings, now: now, loadedAt: setup.loadedAt)
+            token: token.hex, app: app, settings: setup.settings, now: now, loadedAt: setup.loadedAt,
+            texts: memo.walkTexts)
         if kept == .no {
             var defaultPhone = Phone(id: phoneID, declared: false, state: PhoneState())
             var tried = walk

@@ -32,6 +32,8 @@ final class ValidationMemo {
     private var facts: Entry<[UInt8], PushFacts>?
     /// What the default phone did with the last push walked on it, and what that push was.
     private var defaultPhone: DefaultPhoneEntry?
+    /// The words of the connection's last phone walks (`PhoneWalk.Texts`).
+    let walkTexts = PhoneWalk.Texts()
     /// The last outcome a walk on a kept phone gave that the phone keeps no reference to (`sharedOutcome`).
     private var lastWalked: DeviceOutcomeBox?
 

@@ -87,6 +87,42 @@ struct PhoneDefaultMemoTests {
         #expect(results[7].fresh.contains("storage-delivered"))
     }
 
+    @Test("the connection's kept words (PhoneWalk.Texts) name each push's own app, launch and count")
+    func keptTexts() throws {
+        func background(_ topic: String) -> APNsRequest.Content {
+            fixture.request(
+                headers: ["apns-push-type": "background", "apns-priority": "5", "apns-topic": topic],
+                body: #"{"aps":{"content-available":1}}"#
+            ).content
+        }
+        let app = background("com.example.app")
+        let other = background("com.example.other")
+        var steps: [Step] = [
+            .change(token: 2) { $0.state.apps["com.example.app", default: AppOnPhone()].state = .notRunning },
+            .push(app, type: "background", token: 1),  // 0: woken
+            .push(app, type: "background", token: 2),  // 1: launched, it was not running
+            .push(app, type: "background", token: 3),  // 2: woken again, after the other reason
+            .push(other, type: "background", token: 3),  // 3: another app, woken
+        ]
+        // Phone 1 to 4 and then 5 pushes in the hour, then phone 6 to 4: the count goes back past the kept one.
+        steps += Array(repeating: .push(app, type: "background", token: 1), count: 3)  // 4...6: 2, 3, then 4
+        steps += Array(repeating: .push(app, type: "background", token: 6), count: 4)  // 7...10: 1, 2, 3, then 4
+        steps.insert(.push(app, type: "background", token: 1), at: 8)  // phone 1's fifth, between phone 6's
+        let results = try outcomes(steps)
+        for (index, pair) in results.enumerated() {
+            #expect(pair.memoized == pair.fresh, "push \(index)")
+        }
+        let said = results.map(\.memoized)
+        #expect(said[0].contains("com.example.app is woken to handle the push"))
+        #expect(said[1].contains("com.example.app is launched in the background (it was not running)"))
+        #expect(said[2].contains("com.example.app is woken to handle the push"))
+        #expect(said[3].contains("com.example.other is woken to handle the push"))
+        #expect(!said[5].contains("background-over-rate"))
+        #expect(said[6].contains("background-over-rate: 4 background pushes reached this phone within 1h"))
+        #expect(said[7].contains("background-over-rate: 5 background pushes reached this phone within 1h"))
+        #expect(said[11].contains("background-over-rate: 4 background pushes reached this phone within 1h"))
+    }
+
     @Test("a phone that acts as a default one: the default state and nothing to settle")
     func actsAsDefault() {
         let registry = PhoneRegistry()

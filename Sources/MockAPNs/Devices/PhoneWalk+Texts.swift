@@ -1,0 +1,49 @@
+extension PhoneWalk {
+    /// The words of a walk that are made from a count or a name, kept per connection for the next walk that makes
+    /// them from the same one: a background push to each of a thousand phones says "is woken to handle the push"
+    /// and, past three in the hour, "4 background pushes reached this phone within 1h", push after push (what
+    /// formatting them each time cost: bench/README.md, "eighth session").
+    ///
+    /// The wording stays where the walk says it: `make` formats a text when its key is not the last one. A text must
+    /// depend on its key alone: one that also named the phone or the push would be handed, stale, to the next walk
+    /// with the same key (`PhoneDefaultMemoTests` "the connection's kept words" compares them with fresh walks).
+    /// A class, owned by the connection's `ValidationMemo` (one thread); a walk without one (a push delivered from
+    /// storage) gets a fresh set.
+    final class Texts {
+        /// The over-rate warning, rule prefix included, by the count it names.
+        private var overRate: Text<Int>?
+        /// The launch reason of an app that was running, by its bundle id.
+        private var woken: Text<String>?
+        /// The launch reason of an app that was not running, by its bundle id.
+        private var launched: Text<String>?
+
+        /// One text and the key it was made from. A class, so that reading it is one reference (see
+        /// `ValidationMemo.Entry`).
+        private final class Text<Key: Equatable> {
+            let key: Key
+            let text: String
+
+            init(_ key: Key, _ text: String) {
+                self.key = key
+                self.text = text
+            }
+        }
+
+        init() {}
+
+        /// The over-rate warning for `count` background pushes in the hour.
+        func overRate(count: Int, make: () -> String) -> String { Self.text(&overRate, count, make) }
+
+        /// The launch reason of `bundleID`, which was running (`woken`) or not.
+        func launchReason(bundleID: String, wasRunning: Bool, make: () -> String) -> String {
+            wasRunning ? Self.text(&woken, bundleID, make) : Self.text(&launched, bundleID, make)
+        }
+
+        private static func text<Key>(_ kept: inout Text<Key>?, _ key: Key, _ make: () -> String) -> String {
+            if let kept, kept.key == key { return kept.text }
+            let text = make()
+            kept = Text(key, text)
+            return text
+        }
+    }
+}
