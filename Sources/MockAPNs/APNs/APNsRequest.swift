@@ -1,3 +1,5 @@
+import Foundation
+
 /// One header field as it arrived, name lower-cased by HTTP/2.
 public struct APNsHeader: Sendable, Hashable, Codable {
     public var name: String
@@ -118,17 +120,15 @@ public struct APNsRequest: Sendable {
 
     /// The device token in a `/3/device/<token>` path, or `nil` when the path has another shape.
     static func deviceToken(in path: String) -> String? {
-        // Byte-wise: Character-wise slicing of the path was a tenth of the cost of a request.
+        // Over the contiguous bytes: Character-wise slicing of the path was a tenth of the cost of a request, and a
+        // walk over String.UTF8View's indices 2 % of a push's CPU on distinct tokens (bench/README.md).
         let prefix: StaticString = "/3/device/"
-        let utf8 = path.utf8
-        guard utf8.count >= prefix.utf8CodeUnitCount else { return nil }
-        var index = utf8.startIndex
-        for i in 0..<prefix.utf8CodeUnitCount {
-            guard utf8[index] == prefix.utf8Start[i] else { return nil }
-            index = utf8.index(after: index)
+        let start = prefix.utf8CodeUnitCount
+        return path.withUTF8Bytes { bytes in
+            guard bytes.count >= start, memcmp(bytes.baseAddress!, prefix.utf8Start, start) == 0 else { return nil }
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        let end = utf8[index...].firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
-        return String(path[index..<end])
     }
 }
 

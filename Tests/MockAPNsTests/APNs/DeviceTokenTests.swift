@@ -20,6 +20,22 @@ struct DeviceTokenTests {
         }
     }
 
+    @Test("the path's token: what follows /3/device/ up to a query, or nil for a path of another shape")
+    func tokenInPath() {
+        let cases: [(String, String?)] = [
+            ("/3/device/ab12", "ab12"), ("/3/device/ab12?x=1", "ab12"), ("/3/device/ab?c?d", "ab"),
+            ("/3/device/", ""), ("/3/device/?", ""), ("/3/device/ab/cd", "ab/cd"), ("/3/device/\u{E9}?", "\u{E9}"),
+            ("/3/device", nil), ("/3/devices/ab", nil), ("/3/Device/ab", nil), ("", nil), ("/", nil),
+            ("/3/device\u{E9}ab", nil), ("\u{E9}/3/device/ab", nil),
+        ]
+        for (path, token) in cases {
+            #expect(APNsRequest.deviceToken(in: path) == token, "\(path)")
+            // A path that is a slice of a longer string (not the start of its storage) reads the same.
+            let longer = "xx" + path
+            #expect(APNsRequest.deviceToken(in: String(longer.dropFirst(2))) == token, "\(path) as a slice")
+        }
+    }
+
     @Test("the byte scan the validator memoizes says hex and upper case as the parser does")
     func byteScan() {
         func digits(_ text: String) -> (isHex: Bool, hasUppercase: Bool) {
