@@ -366,11 +366,15 @@ struct ConnectionLimitsTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let go = directory.appendingPathComponent("go").path
             let blocked = directory.appendingPathComponent("blocked").path
+            // The writes block once the socket buffers on both sides are full, which takes a number of requests,
+            // not a time: 108,300 on a host whose buffers grow to 32 MiB (`net.ipv4.tcp_rmem`), sent in 12 s alone
+            // but 81,700 in 30 s while CI ran other suites beside it. So the prober may send for up to 120 s; the
+            // test goes on as soon as it blocks.
             async let probe = Self.probe(
                 server, "never-read", line: "never-read-drained",
-                ["--seconds", "30", "--go", go, "--blocked", blocked], port: server.cleartextPort, timeout: 200)
+                ["--seconds", "120", "--go", go, "--blocked", blocked], port: server.cleartextPort, timeout: 300)
             // Wait until the prober's writes block: the server stopped reading from it.
-            let deadline = ContinuousClock.now + .seconds(45)
+            let deadline = ContinuousClock.now + .seconds(135)
             while !FileManager.default.fileExists(atPath: blocked), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -139,8 +139,11 @@ struct StreamLimitTests {
             // rate timer can fall a push or two short of 40 × 30 on a loaded machine (1,199 seen in CI).
             #expect(counts.succeeded >= 570 && counts.clientErrors >= 570, "\(run.output)")
             #expect(counts.errored == 0, "\(run.output)")
+            // Every push h2load started is recorded. At -m 1 the last one may still be in flight when -D's 30 s end:
+            // h2load then counts it started, not done (1,200 started, 1,199 answered, seen in CI).
             let records = server.journal.records()
-            #expect(records.count == counts.succeeded + counts.clientErrors)
+            #expect(records.count == counts.started, "\(run.output)")
+            #expect((0...1).contains(counts.started - (counts.succeeded + counts.clientErrors)), "\(run.output)")
             #expect(Set(records.map(\.connectionID)).count == 1, "h2load had to reconnect")
             // The preface's SETTINGS, then at most one lowering per started second, each with the raise after it:
             // far below swift-nio-http2's 200 control frames in 30 s, where an unthrottled server would have sent
@@ -152,8 +155,8 @@ struct StreamLimitTests {
         }
     }
 
-    /// h2load's `requests:` and `status codes:` lines: pushes answered 2xx, 4xx, and errored.
-    static func h2loadCounts(_ output: String) -> (succeeded: Int, clientErrors: Int, errored: Int) {
+    /// h2load's `requests:` and `status codes:` lines: pushes answered 2xx, 4xx, errored, and started.
+    static func h2loadCounts(_ output: String) -> (succeeded: Int, clientErrors: Int, errored: Int, started: Int) {
         func number(before word: String, in line: Substring?) -> Int {
             guard let line else { return -1 }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "," })
@@ -164,6 +167,6 @@ struct StreamLimitTests {
         let requests = lines.first { $0.hasPrefix("requests:") }
         let statuses = lines.first { $0.hasPrefix("status codes:") }
         return (number(before: "2xx", in: statuses), number(before: "4xx", in: statuses),
-                number(before: "errored", in: requests))
+                number(before: "errored", in: requests), number(before: "started", in: requests))
     }
 }
