@@ -61,9 +61,10 @@ struct ControlAPITests {
             #expect(answer.status == 200)
             #expect(answer.json?["found"] == 2)
             #expect(answer.json?["satisfied"] == true)
-            // The answer follows the push that completed the wait, far inside the 10 s timeout (the bound allows
-            // for curl's start-up and a busy test machine; bench measurements show well under a millisecond).
-            #expect(answered - pushed < .seconds(2))
+            // The answer follows the push that completed the wait (`satisfied`: not the 10 s timeout), and well
+            // inside it. The bound allows for curl and a busy test machine: a 2-core CI host running the suites in
+            // parallel took 3.1 s once; bench measurements show well under a millisecond.
+            #expect(answered - pushed < .seconds(5))
         }
     }
 

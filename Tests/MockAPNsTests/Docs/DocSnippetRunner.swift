@@ -68,10 +68,11 @@ enum DocSnippetRunner {
         let prepared = try await run(fixture, interpreter: .bash, server: server, timeout: 30)
         try #require(prepared.status == 0, "the fixture failed:\n\(prepared.output)")
 
-        let body = (snippet.setup + snippet.text)
-            .replacingOccurrences(of: "2197", with: String(server.apnsPort))
-            .replacingOccurrences(of: "2190", with: String(server.controlPort))
-            .replacingOccurrences(of: "2195", with: String(server.channelsPort))
+        // In one pass: replaced one after another, a port already put in could hold the next placeholder (control
+        // port 42195 became 4 and then the channel port, 440747, in one CI run).
+        let body = Self.substitutingPorts(
+            in: snippet.setup + snippet.text,
+            ["2197": server.apnsPort, "2190": server.controlPort, "2195": server.channelsPort])
         let script = (interpreter == .bash ? bashPrelude : pythonPrelude) + body
         if snippet.directive == .background {
             let result = try await run(script, interpreter: interpreter, server: server, timeout: 3)
@@ -174,6 +175,22 @@ enum DocSnippetRunner {
         process.waitUntilExit()
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         return Exit(status: process.terminationStatus, timedOut: timedOut, output: text)
+    }
+
+    /// `text` with each placeholder of `ports` (a documented port number) replaced by its port, in one pass.
+    static func substitutingPorts(in text: String, _ ports: [String: Int]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let next = rest.first {
+            if let (placeholder, port) = ports.first(where: { rest.hasPrefix($0.key) }) {
+                out += String(port)
+                rest = rest.dropFirst(placeholder.count)
+            } else {
+                out.append(next)
+                rest = rest.dropFirst()
+            }
+        }
+        return out
     }
 }
 

@@ -16,6 +16,16 @@ struct DocSnippetTests {
         try await check(snippet)
     }
 
+    @Test("the documented ports become the server's in one pass, whatever digits the server's ports have")
+    func portSubstitution() {
+        let text = "apns :2197 control :2190 channels :2195 again 2190"
+        let ports = ["2197": 42190, "2190": 42195, "2195": 40747]
+        #expect(
+            DocSnippetRunner.substitutingPorts(in: text, ports)
+                == "apns :42190 control :42195 channels :40747 again 42195")
+        #expect(DocSnippetRunner.substitutingPorts(in: "no ports, 219, 21970", ports) == "no ports, 219, 421900")
+    }
+
     /// Python blocks, and shell blocks that run `python3`, need the clients venv (`requests`), as
     /// ThirdPartyClientTests do: skipped without it, except in CI, where a missing venv fails.
     @Test(
