@@ -11,23 +11,11 @@ extension PhoneWalk {
     /// storage) gets a fresh set.
     final class Texts {
         /// The over-rate warning, rule prefix included, by the count it names.
-        private var overRate: Text<Int>?
+        private var overRate: ValidationMemo.Entry<Int, String>?
         /// The launch reason of an app that was running, by its bundle id.
-        private var woken: Text<String>?
+        private var woken: ValidationMemo.Entry<String, String>?
         /// The launch reason of an app that was not running, by its bundle id.
-        private var launched: Text<String>?
-
-        /// One text and the key it was made from. A class, so that reading it is one reference (see
-        /// `ValidationMemo.Entry`).
-        private final class Text<Key: Equatable> {
-            let key: Key
-            let text: String
-
-            init(_ key: Key, _ text: String) {
-                self.key = key
-                self.text = text
-            }
-        }
+        private var launched: ValidationMemo.Entry<String, String>?
 
         init() {}
 
@@ -39,10 +27,12 @@ extension PhoneWalk {
             wasRunning ? Self.text(&woken, bundleID, make) : Self.text(&launched, bundleID, make)
         }
 
-        private static func text<Key>(_ kept: inout Text<Key>?, _ key: Key, _ make: () -> String) -> String {
-            if let kept, kept.key == key { return kept.text }
+        private static func text<Key: Equatable>(
+            _ kept: inout ValidationMemo.Entry<Key, String>?, _ key: Key, _ make: () -> String
+        ) -> String {
+            if let kept, kept.key == key { return kept.value }
             let text = make()
-            kept = Text(key, text)
+            kept = ValidationMemo.Entry(key, text)
             return text
         }
     }

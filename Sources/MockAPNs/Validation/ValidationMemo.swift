@@ -37,10 +37,11 @@ final class ValidationMemo {
     /// The last outcome a walk on a kept phone gave that the phone keeps no reference to (`sharedOutcome`).
     private var lastWalked: DeviceOutcomeBox?
 
-    /// One value and what was worked out from it. Entries are classes, not tuples: reading a tuple of optionals out
-    /// of the memo went through the runtime's generic copy of each member on every push (about 60 ns for the
-    /// default phone's entry in `bench/profile.sh`); reading an entry is one reference.
-    private final class Entry<Key, Value> {
+    /// One value and what was worked out from it (also the words `PhoneWalk.Texts` keeps). Entries are classes, not
+    /// tuples: reading a tuple of optionals out of the memo went through the runtime's generic copy of each member on
+    /// every push (about 60 ns for the default phone's entry in `bench/profile.sh`); reading an entry is one
+    /// reference.
+    final class Entry<Key, Value> {
         let key: Key
         let value: Value
 
