@@ -38,7 +38,7 @@ extension Phone {
             var walk = PhoneWalk(
                 request: push.request, facts: PushFacts(try? JSONParser.parse(push.request.body)),
                 pushType: push.pushType, bundleID: push.bundleID, token: push.token,
-                app: setup.apps.isEmpty ? AppBehaviour() : setup.app(push.bundleID), settings: setup.settings, now: now,
+                app: setup.appCode(push.bundleID), settings: setup.settings, now: now,
                 loadedAt: setup.loadedAt)
             walk.number = push.number
             walk.late =

@@ -12,13 +12,29 @@ public struct PhoneSetup: Sendable {
     private final class Storage: Sendable {
         let settings: SimulationSettings
         let apps: [String: AppBehaviour]
+        /// `apps`, each behind one reference, as a walk holds it.
+        let appCode: [String: AppCode]
         let loadedAt: Date
 
         init(settings: SimulationSettings, apps: [String: AppBehaviour], loadedAt: Date) {
             self.settings = settings
             self.apps = apps
+            self.appCode = apps.mapValues(AppCode.init)
             self.loadedAt = loadedAt
         }
+    }
+
+    /// What an app's code does, behind one reference: what `PhoneWalk` holds. Made once per scenario; as a value
+    /// of about fifteen references it was copied into every walk (bench/README.md, "ninth session").
+    final class AppCode: Sendable {
+        let behaviour: AppBehaviour
+
+        init(_ behaviour: AppBehaviour) {
+            self.behaviour = behaviour
+        }
+
+        /// An app the scenario does not declare.
+        static let undeclared = AppCode(AppBehaviour())
     }
 
     private var storage = Storage(settings: SimulationSettings(), apps: [:], loadedAt: Date())
@@ -51,5 +67,10 @@ public struct PhoneSetup: Sendable {
     /// What `bundleID`'s code does, as declared.
     func app(_ bundleID: String) -> AppBehaviour {
         storage.apps[bundleID] ?? AppBehaviour()
+    }
+
+    /// What `bundleID`'s code does, as a walk holds it.
+    func appCode(_ bundleID: String) -> AppCode {
+        storage.appCode.isEmpty ? .undeclared : storage.appCode[bundleID] ?? .undeclared
     }
 }

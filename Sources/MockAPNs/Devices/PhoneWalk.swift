@@ -20,8 +20,10 @@ struct PhoneWalk {
     let bundleID: String
     /// The device token it was sent to (lower-case): with the topic, its storage slot.
     let token: String
+    /// What the app's code does, as the scenario declares it (behind one reference: the walk is copied).
+    let appCode: PhoneSetup.AppCode
     /// What the app's code does.
-    let app: AppBehaviour
+    var app: AppBehaviour { appCode.behaviour }
     /// The settings for what Apple leaves open.
     let settings: SimulationSettings
     /// The mock's clock when the push arrived.
@@ -64,7 +66,7 @@ struct PhoneWalk {
     /// the connection's (`ValidationMemo.walkTexts`), or a fresh set.
     init(
         request: APNsRequest.Content, facts: PushFacts, pushType: APNsPushType, bundleID: String, token: String,
-        app: AppBehaviour, settings: SimulationSettings, now: Date, loadedAt: Date, texts: Texts = Texts()
+        app: PhoneSetup.AppCode, settings: SimulationSettings, now: Date, loadedAt: Date, texts: Texts = Texts()
     ) {
         self.request = request
         self.facts = facts
@@ -72,7 +74,7 @@ struct PhoneWalk {
         self.priority = request.fields.priority.flatMap { Int($0) } ?? 10
         self.bundleID = bundleID
         self.token = token
-        self.app = app
+        self.appCode = app
         self.settings = settings
         self.now = now
         self.loadedAt = loadedAt

@@ -2,7 +2,10 @@
 /// Worked out once per payload (`ValidationMemo.pushFacts`), from the parsed JSON.
 ///
 /// A member the payload repeats counts by its last occurrence, as the payload check reads it (`PayloadShape`).
-struct PushFacts: Sendable {
+///
+/// An immutable class: the connection's memo makes one per payload and every walk of that payload holds it by one
+/// reference. As a value of ten strings it was copied into each walk (bench/README.md, "ninth session").
+final class PushFacts: Sendable {
     /// A sound the push names: `"sound": "chime.caf"` or `"sound": {"critical": 1, "name": …, "volume": …}`.
     struct Sound: Sendable, Hashable {
         /// The file name; `default` for the system sound (and for a critical sound that names none).
@@ -12,82 +15,82 @@ struct PushFacts: Sendable {
     }
 
     /// The payload as parsed, for the app's cases (`match:`); `nil` when it is not JSON.
-    var payload: JSONValue?
+    let payload: JSONValue?
     /// Why the phone finds nothing in the payload at all: `the payload has no aps`; `nil` when `aps` is an object.
-    var apsProblem: String?
+    let apsProblem: String?
     /// `aps.alert`'s title, subtitle and body as the phone would show them (a localized key as `loc-key NAME`).
-    var title: String?
+    let title: String?
     /// The subtitle, or its localized key.
-    var subtitle: String?
+    let subtitle: String?
     /// The body (a string `alert` is one), or its localized key.
-    var body: String?
+    let body: String?
     /// Whether the alert has text: a title, subtitle or body, or their localized keys.
-    var hasAlertText = false
+    let hasAlertText: Bool
     /// `aps.sound`, when it names one.
-    var sound: Sound?
+    let sound: Sound?
     /// `aps.badge`, when it is a number.
-    var badge: Int?
+    let badge: Int?
     /// `aps.content-available: 1`.
-    var contentAvailable = false
+    let contentAvailable: Bool
     /// `aps.mutable-content: 1`.
-    var mutableContent = false
+    let mutableContent: Bool
     /// `aps.interruption-level`.
-    var interruptionLevel: String?
+    let interruptionLevel: String?
     /// `aps.category`.
-    var category: String?
+    let category: String?
     /// `aps.thread-id`.
-    var threadID: String?
+    let threadID: String?
     /// `aps.filter-criteria`.
-    var filterCriteria: String?
+    let filterCriteria: String?
 
     /// The facts of `payload`, the parsed body (`nil` when it is not JSON: nothing the phone can read).
     init(_ payload: JSONValue?) {
         self.payload = payload
-        guard let payload, case .object = payload else {
+        // `aps`, when it is an object: what the phone reads.
+        var aps: JSONValue?
+        if let payload, case .object = payload {
+            switch Self.member(payload, "aps") {
+            case nil: apsProblem = "the payload has no aps"
+            case let found? where Self.isObject(found): (aps, apsProblem) = (found, nil)
+            default: apsProblem = "aps is not a JSON object"
+            }
+        } else {
             apsProblem = "the payload is not a JSON object"
-            return
         }
-        guard let aps = Self.member(payload, "aps") else {
-            apsProblem = "the payload has no aps"
-            return
-        }
-        guard case .object = aps else {
-            apsProblem = "aps is not a JSON object"
-            return
-        }
-        switch Self.member(aps, "alert") {
+        let member = { [aps] (name: String) in aps.flatMap { PushFacts.member($0, name) } }
+        switch member("alert") {
         case .string(let text) where !text.isEmpty:
-            body = text
-            hasAlertText = true
+            (title, subtitle, body) = (nil, nil, text)
         case .some(let alert):
             title = Self.text(alert, "title", localized: "title-loc-key")
             subtitle = Self.text(alert, "subtitle", localized: "subtitle-loc-key")
             body = Self.text(alert, "body", localized: "loc-key")
-            hasAlertText = title != nil || subtitle != nil || body != nil
         case nil:
-            break
+            (title, subtitle, body) = (nil, nil, nil)
         }
-        switch Self.member(aps, "sound") {
+        hasAlertText = title != nil || subtitle != nil || body != nil
+        switch member("sound") {
         case .string(let name) where !name.isEmpty:
             sound = Sound(name: name, critical: false)
         case .some(let sound) where Self.isObject(sound):
             let name = Self.member(sound, "name")?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "default"
             self.sound = Sound(name: name, critical: Self.isOne(Self.member(sound, "critical")))
         default:
-            break
+            sound = nil
         }
-        if case .number(let text)? = Self.member(aps, "badge"), let value = Double(text), value.isFinite {
+        if case .number(let text)? = member("badge"), let value = Double(text), value.isFinite {
             badge = Int(max(min(value, Double(Int32.max)), Double(Int32.min)))
+        } else {
+            badge = nil
         }
-        contentAvailable = Self.isOne(Self.member(aps, "content-available"))
-        mutableContent = Self.isOne(Self.member(aps, "mutable-content"))
-        interruptionLevel = Self.member(aps, "interruption-level")?.stringValue
-        category = Self.member(aps, "category")?.stringValue
-        threadID = Self.member(aps, "thread-id")?.stringValue
-        filterCriteria = Self.member(aps, "filter-criteria")?.stringValue
+        contentAvailable = Self.isOne(member("content-available"))
+        mutableContent = Self.isOne(member("mutable-content"))
+        interruptionLevel = member("interruption-level")?.stringValue
+        category = member("category")?.stringValue
+        threadID = member("thread-id")?.stringValue
+        filterCriteria = member("filter-criteria")?.stringValue
     }
 
-    /// Whether the push has something to show: alert text, a sound or a badge (doc, *Generating*).
     var hasVisibleContent: Bool { hasAlertText || sound != nil || badge != nil }
 
     /// Whether `aps` holds nothing but `content-available: 1` as far as the phone shows: the background walk alone.

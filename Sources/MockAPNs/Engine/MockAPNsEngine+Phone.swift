@@ -35,7 +35,7 @@ extension MockAPNsEngine {
             if !named { kept = phones.kept(phoneID) }
         }
         let bundleID = Self.bundleID(topic: request.fields.topic ?? device?.bundleID, type: type)
-        let app = setup.apps.isEmpty ? AppBehaviour() : setup.app(bundleID)
+        let app = setup.appCode(bundleID)
         var walk = PhoneWalk(
             request: request, facts: memo.pushFacts(request.body), pushType: type, bundleID: bundleID,
             token: token.hex, app: app, settings: setup.settings, now: now, loadedAt: setup.loadedAt,
@@ -47,7 +47,7 @@ extension MockAPNsEngine {
             if !tried.changed {
                 let box = DeviceOutcomeBox(outcome)
                 // An outcome read from `lastOpened` changes as the clock runs: never remembered.
-                if app.hasNoCases, !tried.readLastOpened {
+                if app.behaviour.hasNoCases, !tried.readLastOpened {
                     memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
                 }
                 return box
@@ -68,7 +68,7 @@ extension MockAPNsEngine {
         if memoized == nil, !named, asDefault, let box {
             if walk.changed {
                 memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
-            } else if app.hasNoCases, !walk.readLastOpened {
+            } else if app.behaviour.hasNoCases, !walk.readLastOpened {
                 memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
             }
         }
