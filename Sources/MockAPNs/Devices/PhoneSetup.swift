@@ -66,7 +66,7 @@ public struct PhoneSetup: Sendable {
 
     /// What `bundleID`'s code does, as declared.
     func app(_ bundleID: String) -> AppBehaviour {
-        storage.apps[bundleID] ?? AppBehaviour()
+        appCode(bundleID).behaviour
     }
 
     /// What `bundleID`'s code does, as a walk holds it.

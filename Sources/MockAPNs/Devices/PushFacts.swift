@@ -91,6 +91,7 @@ final class PushFacts: Sendable {
         filterCriteria = member("filter-criteria")?.stringValue
     }
 
+    /// Whether the push has something to show: alert text, a sound or a badge (doc, *Generating*).
     var hasVisibleContent: Bool { hasAlertText || sound != nil || badge != nil }
 
     /// Whether `aps` holds nothing but `content-available: 1` as far as the phone shows: the background walk alone.
