@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# bench/alloc-count.sh — heap allocations per push, by kind of push (issue 26). Timings on a shared machine swing by
+# tens of per cent from one minute to the next; the number of malloc calls a push makes does not, so a change that
+# saves an allocation shows here exactly, where bench/run.sh would need many paired rounds to see it.
+#
+# For each kind, a fresh release `mock-apns serve` runs with bench/alloc/count.c preloaded (it counts malloc, free,
+# realloc, calloc and posix_memalign calls). ALLOC_N pushes warm it up and fill the journal (its capacity is
+# ALLOC_N), then the calls made during ALLOC_N more pushes are divided by ALLOC_N. The journal is full during the
+# counted pushes, as on a server that has run for a while, so each push also frees the record it drops: frees per
+# push about equal to mallocs per push means nothing is left behind.
+#
+# The kinds are bench/realistic.sh's (alert, background, liveactivity, large), each alone on 1,000 device tokens
+# used in turn (1 in 40 not a device token), and `identical`: one alert payload to one token, the best case.
+#
+#   bench/alloc-count.sh                                   build (as bench/run.sh does) and count every kind
+#   MOCK_APNS_BIN=path bench/alloc-count.sh background     count one kind of that binary
+#   BASELINE_BIN=path MOCK_APNS_BIN=path bench/alloc-count.sh   both binaries, side by side
+#
+# Settings: MOCK_APNS_BIN, BASELINE_BIN, ALLOC_N (20000), ALLOC_C and ALLOC_M (h2load's connections and streams
+# per connection: 4 and 100). Needs h2load (nghttp2-client) and a C compiler.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+ALLOC_N=${ALLOC_N:-20000}
+ALLOC_C=${ALLOC_C:-4}
+ALLOC_M=${ALLOC_M:-100}
+KINDS=("$@")
+((${#KINDS[@]})) || KINDS=(identical alert background liveactivity large)
+TMP=$(mktemp -d)
+PIDS=()
+cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
+trap cleanup EXIT
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench/alloc-count.sh: $*"; exit 1; }
+
+[[ $ALLOC_N =~ ^[0-9]+$ ]] && ((ALLOC_N >= 1000 && ALLOC_N <= 10000000)) ||
+    die "ALLOC_N must be a whole number from 1000 to 10000000, got '$ALLOC_N'"
+for setting in ALLOC_C ALLOC_M; do
+    [[ ${!setting} =~ ^[0-9]+$ ]] && ((${!setting} >= 1 && ${!setting} <= 1000)) ||
+        die "$setting must be a whole number from 1 to 1000, got '${!setting}'"
+done
+command -v h2load >/dev/null || die "needs h2load: apt-get install -y nghttp2-client"
+CC=$(command -v cc || command -v clang || command -v gcc) || die "needs a C compiler (cc, clang or gcc)"
+"$CC" -O2 -shared -fPIC -o "$TMP/count.so" bench/alloc/count.c || die "cannot build bench/alloc/count.c"
+
+if [[ -z ${MOCK_APNS_BIN:-} ]]; then
+    swift build -c release --product mock-apns --scratch-path .build-bench >&2
+    MOCK_APNS_BIN="$ROOT/.build-bench/release/mock-apns"
+fi
+BINS=("$MOCK_APNS_BIN")
+[[ -n ${BASELINE_BIN:-} ]] && BINS+=("$BASELINE_BIN")
+for bin in "${BINS[@]}"; do [[ -x $bin ]] || die "$bin is not an executable"; done
+
+# The realistic kinds and tokens, from bench/realistic.sh (sourced for its functions only).
+N_C4=$ALLOC_N RUN_TIMEOUT=300 REALISTIC_DEFINE_ONLY=1
+# shellcheck source=bench/realistic.sh
+source "$ROOT/bench/realistic.sh"
+realistic_bodies
+realistic_tokens 1000
+printf '%s' '{"aps":{"alert":"hi"}}' >"$TMP/identical.json"
+known=" identical "
+for kind in "${REALISTIC_KINDS[@]}"; do read -r name _ <<<"$kind"; known+="$name "; done
+for kind in "${KINDS[@]}"; do [[ $known == *" $kind "* ]] || die "unknown kind '$kind'; the kinds are:$known"; done
+
+# count BIN KIND → "mallocs frees reallocs bytes" per push, during the second ALLOC_N pushes
+count() {
+    local bin=$1 kind=$2 out="$TMP/serve.out" counts="$TMP/counts" name share type topic priority body jwt port pid
+    rm -f "$counts"
+    local ports=(--port 0 --control-port 0)
+    # A build older than broadcast channels has no channels port.
+    "$bin" serve --help 2>&1 | grep -q -- --channels-port && ports+=(--channels-port 0)
+    ALLOC_COUNT_OUT=$counts LD_PRELOAD=$TMP/count.so "$bin" serve "${ports[@]}" \
+        --log-level warning --journal-capacity "$ALLOC_N" >"$out" 2>"$TMP/serve.err" &
+    pid=$!
+    PIDS+=("$pid")
+    # The start banner's "APNs (HTTP/2 + TLS) … :PORT" line: older builds, for BASELINE_BIN, have no --ready-json.
+    for _ in $(seq 300); do grep -q 'APNs (HTTP' "$out" 2>/dev/null && break; sleep 0.1; done
+    port=$(grep 'APNs (HTTP' "$out" | grep -oE '[0-9]+$') ||
+        die "$bin did not start: $(cat "$TMP/serve.err")"
+    if [[ $kind == identical ]]; then
+        type=alert topic=com.example.app priority=10 body=$TMP/identical.json
+        echo "https://127.0.0.1:$port/3/device/$(printf '0123456789abcdef%.0s' 1 2 3 4)" >"$TMP/uris"
+    else
+        for entry in "${REALISTIC_KINDS[@]}"; do
+            read -r name share type topic priority body <<<"$entry"
+            [[ $name == "$kind" ]] && break
+        done
+        { echo "https://127.0.0.1:$port$(head -1 "$TMP/uris-1000")"; tail -n +2 "$TMP/uris-1000"; } >"$TMP/uris"
+    fi
+    jwt=$("$bin" token)
+    for round in warm counted; do
+        h2load -t 1 -c "$ALLOC_C" -m "$ALLOC_M" -n "$ALLOC_N" -i "$TMP/uris" -d "$body" -H "apns-topic: $topic" \
+            -H "apns-push-type: $type" -H "apns-priority: $priority" -H "authorization: bearer $jwt" >"$TMP/h2load.out" 2>&1 ||
+            die "h2load failed ($round, $kind): $(tail -3 "$TMP/h2load.out")"
+        grep -qE "^requests: $ALLOC_N total, $ALLOC_N started, $ALLOC_N done" "$TMP/h2load.out" ||
+            die "not every push was answered ($round, $kind): $(grep -E '^requests:' "$TMP/h2load.out")"
+        sleep 0.3  # the journal file's writer and the answers' last frees settle
+        kill -USR2 "$pid"
+        sleep 0.2
+    done
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    [[ $(wc -l <"$counts") == 2 ]] || die "the counter did not report twice (is LD_PRELOAD honoured?)"
+    awk -v n="$ALLOC_N" 'NR == 1 { for (i = 1; i <= 6; i++) a[i] = $i }
+        NR == 2 { printf "%.2f %.2f %.2f %.0f\n", ($1 - a[1]) / n, ($2 - a[2]) / n, ($3 - a[3]) / n, ($6 - a[6]) / n }' "$counts"
+}
+
+say "heap calls per push, over $ALLOC_N pushes after $ALLOC_N warm-up ones (${ALLOC_C}x$ALLOC_M, journal full)"
+header="| kind | malloc | free | realloc | bytes |"
+rule="|---|---:|---:|---:|---:|"
+if ((${#BINS[@]} == 2)); then
+    header="| kind | malloc | free | realloc | bytes | baseline malloc | baseline free | baseline realloc | baseline bytes |"
+    rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+fi
+echo "$header"
+echo "$rule"
+for kind in "${KINDS[@]}"; do
+    row="| $kind"
+    for bin in "${BINS[@]}"; do
+        counted=$(count "$bin" "$kind") || exit 1
+        read -r mallocs frees reallocs bytes <<<"$counted"
+        row+=" | $mallocs | $frees | $reallocs | $bytes"
+    done
+    echo "$row |"
+done
