@@ -93,6 +93,9 @@ struct PhoneWalk {
     /// Walks the push through APNs's stage and the phone's; `nil` for a push type the phone does not play here
     /// (Live Activities have their own walk).
     mutating func run(on phone: inout Phone) -> DeviceOutcome? {
+        // Room for a step and a few modifiers at once: growing from one rule to two was an allocation of its own on
+        // every background push past the rate Apple advises (`bench/alloc-count.sh`).
+        trace.reserveCapacity(4)
         // phone.md §3: custom keys that do not decode into the app's `payload` types (only when it declares them).
         if let types = app.payload { checkPayloadTypes(types) }
         let isVoIP = pushType == .voip

@@ -55,24 +55,23 @@ extension MockAPNsEngine {
             memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
         }
         // `asDefault`, read before the push: a phone that acted as a default one gives what a default phone gives.
-        let (box, asDefault) = phones.walk(phoneID) { phone in
+        let (walked, asDefault) = phones.walk(phoneID) { phone in
             // What the clock settled (storage, held pushes) before this push arrived, then what this push does.
             walk.events = phone.settle(now: now, setup: setup)
-            let outcome = walk.run(on: &phone)
-            let box = outcome.map {
-                DeviceOutcomeBox(
-                    $0, number: walk.number, events: walk.events, unregisteredSince: walk.unregisteredSince)
-            }
-            return (box, walk.changed)
+            return (walk.run(on: &phone), walk.changed)
         }
-        if memoized == nil, !named, asDefault, let box {
+        // Boxed after the lock, and only when the last walk on the connection did not end the same way.
+        guard let walked else { return nil }
+        let box = memo.outcomeBox(
+            walked, number: walk.number, events: walk.events, unregisteredSince: walk.unregisteredSince)
+        if memoized == nil, !named, asDefault {
             if walk.changed {
                 memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
             } else if app.behaviour.hasNoCases, !walk.readLastOpened {
                 memo.keepDefaultPhone(.outcome(box), for: request, pushType: pushType)
             }
         }
-        return box.map(memo.sharedOutcome)
+        return box
     }
 
     /// Settles every phone at the mock's clock (`Phone.settle`: storage, held pushes) and appends the events it gives

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the checks worked out from one value, kept per connection for the next request that carries the same
 /// value: a provider sends the same topic and push type push after push, and often one payload to many devices.
 ///
@@ -24,8 +26,11 @@ final class ValidationMemo {
     private var suffixed: Entry<String, APNsPushType?>?
     /// What is wrong with a payload, if anything, and what the phone would show for it.
     private var payload: Entry<[UInt8], PayloadScan.Result>?
-    /// What a device token is made of.
-    private var token: Entry<String, DeviceToken.Digits>?
+    /// The last device token checked, and what it is made of: two plain fields, not an `Entry`, because the token
+    /// changes on nearly every push of a fan-out and an entry per token was one allocation per push
+    /// (`bench/alloc-count.sh`).
+    private var lastToken: String?
+    private var lastTokenDigits = DeviceToken.Digits(isHex: false, hasUppercase: false)
     /// Whether a payload is a Live Activity start without `aps.alert`.
     private var liveActivity: Entry<[UInt8], Bool>?
     /// What the phone reads of a payload.
@@ -34,7 +39,7 @@ final class ValidationMemo {
     private var defaultPhone: DefaultPhoneEntry?
     /// The words of the connection's last phone walks (`PhoneWalk.Texts`).
     let walkTexts = PhoneWalk.Texts()
-    /// The last outcome a walk on a kept phone gave that the phone keeps no reference to (`sharedOutcome`).
+    /// The last outcome a walk on a kept phone gave that the phone keeps no reference to (`outcomeBox`).
     private var lastWalked: DeviceOutcomeBox?
 
     /// One value and what was worked out from it (also the words `PhoneWalk.Texts` keeps). Entries are classes, not
@@ -127,25 +132,31 @@ final class ValidationMemo {
             did: did)
     }
 
-    /// `box`, or the box of the last walk that said the same: the records of pushes that end alike share one device
-    /// part, as they share a verdict (a background push on each of a thousand phones: the same launch and the same
-    /// over-rate warning, push after push). Only a box the phone keeps no reference to is shared (no number, no
-    /// events, no history entry, answered 200): a shared box is never changed, and the journal numbers only those
-    /// with a number.
-    func sharedOutcome(_ box: DeviceOutcomeBox) -> DeviceOutcomeBox {
-        guard box.number == nil, box.events.isEmpty, box.historyEntry == nil, box.unregisteredSince == nil,
-            box.later.isEmpty
-        else { return box }
-        if let last = lastWalked, last.value == box.value { return last }
+    /// The device part of a walk's `outcome`: the box of the last walk that said the same, when there is one, so the
+    /// records of pushes that end alike share one device part, as they share a verdict (a background push on each of
+    /// a thousand phones: the same launch and the same over-rate warning, push after push). Only an outcome the phone
+    /// keeps no reference to is shared (no `number`, no `events`, answered 200, not `unregisteredSince`): a shared
+    /// box is never changed, and the journal numbers only those with a number. The box is made only when none is
+    /// shared: one allocation per background push less (`bench/alloc-count.sh`).
+    func outcomeBox(
+        _ outcome: DeviceOutcome, number: PushNumber?, events: [DeviceEvent], unregisteredSince: Date?
+    ) -> DeviceOutcomeBox {
+        guard number == nil, events.isEmpty, unregisteredSince == nil else {
+            return DeviceOutcomeBox(outcome, number: number, events: events, unregisteredSince: unregisteredSince)
+        }
+        if let last = lastWalked, last.value == outcome { return last }
+        let box = DeviceOutcomeBox(outcome)
         lastWalked = box
         return box
     }
 
+    /// What a device token's digits are (`DeviceToken.digits(in:)`), worked out once while the token repeats.
     func digits(ofToken value: String) -> DeviceToken.Digits {
-        if let token, token.key == value { return token.value }
+        if lastToken == value { return lastTokenDigits }
         // Over the contiguous bytes: a walk over String.UTF8View's indices cost more than the rest of the check.
         let digits = value.withUTF8Bytes(DeviceToken.digits(in:))
-        token = Entry(value, digits)
+        lastToken = value
+        lastTokenDigits = digits
         return digits
     }
 

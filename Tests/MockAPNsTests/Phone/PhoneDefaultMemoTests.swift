@@ -218,13 +218,19 @@ struct PhoneDefaultMemoTests {
         let next = try push(4)
         #expect(next !== overRate && next.value.warnings.first?.contains("5 background pushes") == true)
 
-        // A box the phone keeps a reference to (a number) or that carries events is never shared or kept.
-        let numbered = DeviceOutcomeBox(first.value, number: PushNumber())
-        #expect(memo.sharedOutcome(numbered) === numbered)
-        let withEvents = DeviceOutcomeBox(
-            first.value, events: [DeviceEvent(PushNumber(), at: fixture.now, DeviceOutcome(.expired))])
-        #expect(memo.sharedOutcome(withEvents) === withEvents)
-        // Neither replaced the last box kept: a plain box like it is given that one.
-        #expect(memo.sharedOutcome(DeviceOutcomeBox(next.value)) === next)
+        // An outcome the phone keeps a reference to (a number), that carries events or whose token went out of use
+        // gets a box of its own, never shared or kept.
+        let number = PushNumber()
+        let numbered = memo.outcomeBox(next.value, number: number, events: [], unregisteredSince: nil)
+        #expect(numbered !== next && numbered.number === number)
+        let event = DeviceEvent(PushNumber(), at: fixture.now, DeviceOutcome(.expired))
+        let withEvents = memo.outcomeBox(next.value, number: nil, events: [event], unregisteredSince: nil)
+        #expect(withEvents !== next && withEvents.events.count == 1)
+        let unregistered = memo.outcomeBox(next.value, number: nil, events: [], unregisteredSince: fixture.now)
+        #expect(unregistered !== next && unregistered.unregisteredSince == fixture.now)
+        // None of them replaced the last box kept: an outcome like it is given that one; another gets a new box.
+        #expect(memo.outcomeBox(next.value, number: nil, events: [], unregisteredSince: nil) === next)
+        let other = memo.outcomeBox(first.value, number: nil, events: [], unregisteredSince: nil)
+        #expect(other !== next && other.value == first.value)
     }
 }
