@@ -114,10 +114,9 @@ public final class MockAPNsEngine: Sendable {
                         explanation: "scripted answer \(reason) by rule '\(rule.name)'", pushType: pushType,
                         topic: topic)
                 }
-                var record = record(
+                let record = record(
                     of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
-                    fault: nil, &connection.lastVerdict)
-                if let device { record.setDevice(device) }
+                    fault: nil, device: device, &connection.lastVerdict)
                 return .answer(response, record: record, delay: delay)
             case .fault(let fault, let delay):
                 // GOAWAY still answers its own stream 503 Shutdown; the other faults answer nothing.
@@ -128,7 +127,7 @@ public final class MockAPNsEngine: Sendable {
                     topic: topic)
                 let record = record(
                     of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
-                    fault: fault, &connection.lastVerdict)
+                    fault: fault, device: nil, &connection.lastVerdict)
                 return .fault(fault, record: record, response: response, delay: delay)
             }
         }
@@ -163,10 +162,9 @@ public final class MockAPNsEngine: Sendable {
                 .error(reason, id: apnsID, timestampMillis: timestamp.map(Timestamp.millis))
             case .noAnswer: .error(.internalServerError, id: apnsID)  // the validator always answers
             }
-        var record = record(
+        let record = record(
             of: request, receivedAt: receivedAt, connection: connection.info, decided, response: response,
-            fault: nil, &connection.lastVerdict)
-        if let device { record.setDevice(device) }
+            fault: nil, device: device, &connection.lastVerdict)
         return .answer(response, record: record, delay: nil)
     }
 
@@ -187,10 +185,11 @@ public final class MockAPNsEngine: Sendable {
     }
 
     /// The journal record of `request`, which it takes apart: its content moves into the record (cut only when
-    /// the payload is over `JournalRecord.keptPayloadLimit`), and `decided` shares `verdict` when it says the same.
+    /// the payload is over `JournalRecord.keptPayloadLimit`), and `decided` shares `verdict` when it says the same;
+    /// `device` is what the phone did.
     private func record(
         of request: consuming APNsRequest, receivedAt: Date, connection: ConnectionInfo, _ decided: consuming Verdict,
-        response: APNsResponse?, fault: RuleFault?, _ verdict: inout Verdict.Shared?
+        response: APNsResponse?, fault: RuleFault?, device: DeviceOutcomeBox?, _ verdict: inout Verdict.Shared?
     ) -> JournalRecord {
         let shared = Verdict.Shared.reusing(verdict, for: decided)
         verdict = shared
@@ -198,7 +197,8 @@ public final class MockAPNsEngine: Sendable {
         return JournalRecord(
             sequence: 0, receivedAt: receivedAt, answeredAt: nil, connectionID: connection.id,
             remoteAddress: connection.remoteAddress, streamID: streamID,
-            request: JournalRecord.kept(request.content), verdict: shared, response: response, injectedFault: fault)
+            request: JournalRecord.kept(request.content), verdict: shared, response: response, injectedFault: fault,
+            device: device)
     }
 
     /// The `apns-unique-id` of an answer on `connection`: sandbox only (`fidelity.sandboxUniqueID`). Reads the two

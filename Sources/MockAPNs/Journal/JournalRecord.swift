@@ -48,17 +48,6 @@ public struct JournalRecord: Sendable {
     /// did not decide (read back from JSON, built in tests).
     var activityHistoryEntry: ActivityHistoryEntry? { deviceBox?.historyEntry }
 
-    /// Sets the device part, with the activity history entry the push made (`MockAPNsEngine.decide`).
-    mutating func setDevice(_ outcome: DeviceOutcome, historyEntry: ActivityHistoryEntry?) {
-        deviceBox = DeviceOutcomeBox(outcome, historyEntry: historyEntry)
-    }
-
-    /// Sets the device part the phone decided (`MockAPNsEngine.decide`): a box the phone may share between pushes
-    /// that end the same way, or one that carries the push's number for the phone to refer to it later.
-    mutating func setDevice(_ box: DeviceOutcomeBox) {
-        deviceBox = box
-    }
-
     /// The outcomes the push reached through its later `device-event` records, in order, or a broadcast's
     /// activities' outcomes from its `fan-out` records (`withLaterOutcomes`); empty for a record the checker did not
     /// join with its events.
@@ -118,7 +107,7 @@ public struct JournalRecord: Sendable {
     init(
         sequence: UInt64, receivedAt: Date, answeredAt: Date?, connectionID: UInt64, remoteAddress: String,
         streamID: Int32, request: APNsRequest.Content, verdict: Verdict.Shared, response: APNsResponse?,
-        injectedFault: RuleFault?
+        injectedFault: RuleFault?, device: DeviceOutcomeBox? = nil
     ) {
         self.sequence = sequence
         self.receivedAt = receivedAt
@@ -130,6 +119,7 @@ public struct JournalRecord: Sendable {
         self.sharedVerdict = verdict
         self.response = response
         self.injectedFault = injectedFault
+        self.deviceBox = device
     }
 
     /// `:method` as sent.

@@ -67,7 +67,8 @@ extension APNsConnectionHandler {
                 if let delay {
                     deliver(record, step, after: delay, context: context)
                 } else {
-                    records.append(record)
+                    // Moved, not copied: a copy retains and releases each of the record's references.
+                    records.append(consume record)
                     steps.append(step)
                 }
             case .fault(let fault, let record, let response, let delay):
