@@ -133,32 +133,59 @@ public struct APNsRequest: Sendable {
 }
 
 /// The headers APNs reads, found in one pass over a request's headers, and the first header sent twice.
+///
+/// One reference to immutable storage: requests that repeat the previous one's headers share its fields, and a
+/// copy of them retains one object, not eight strings (`RequestAssembler.complete` made one such copy per push).
 public struct APNsHeaderFields: Sendable, Hashable {
-    public var authorization: String?
-    public var apnsID: String?
-    public var pushType: String?
-    public var topic: String?
-    public var priority: String?
-    public var expiration: String?
-    public var collapseID: String?
+    public var authorization: String? { storage.values.authorization }
+    public var apnsID: String? { storage.values.apnsID }
+    public var pushType: String? { storage.values.pushType }
+    public var topic: String? { storage.values.topic }
+    public var priority: String? { storage.values.priority }
+    public var expiration: String? { storage.values.expiration }
+    public var collapseID: String? { storage.values.collapseID }
     /// The name of the first header that appears more than once.
-    public var duplicate: String?
+    public var duplicate: String? { storage.values.duplicate }
+
+    private struct Values: Sendable, Hashable {
+        var authorization, apnsID, pushType, topic, priority, expiration, collapseID, duplicate: String?
+    }
+
+    private final class Storage: Sendable {
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
+    }
+
+    private let storage: Storage
 
     init(_ headers: [APNsHeader]) {
+        var values = Values()
         for (index, header) in headers.enumerated() {
             let isNew: Bool
             switch header.name {
-            case "authorization": isNew = Self.set(&authorization, header.value)
-            case "apns-id": isNew = Self.set(&apnsID, header.value)
-            case "apns-push-type": isNew = Self.set(&pushType, header.value)
-            case "apns-topic": isNew = Self.set(&topic, header.value)
-            case "apns-priority": isNew = Self.set(&priority, header.value)
-            case "apns-expiration": isNew = Self.set(&expiration, header.value)
-            case "apns-collapse-id": isNew = Self.set(&collapseID, header.value)
+            case "authorization": isNew = Self.set(&values.authorization, header.value)
+            case "apns-id": isNew = Self.set(&values.apnsID, header.value)
+            case "apns-push-type": isNew = Self.set(&values.pushType, header.value)
+            case "apns-topic": isNew = Self.set(&values.topic, header.value)
+            case "apns-priority": isNew = Self.set(&values.priority, header.value)
+            case "apns-expiration": isNew = Self.set(&values.expiration, header.value)
+            case "apns-collapse-id": isNew = Self.set(&values.collapseID, header.value)
             default: isNew = !headers[..<index].contains { $0.name == header.name }
             }
-            if !isNew, duplicate == nil { duplicate = header.name }
+            if !isNew, values.duplicate == nil { values.duplicate = header.name }
         }
+        storage = Storage(values)
+    }
+
+    public static func == (lhs: APNsHeaderFields, rhs: APNsHeaderFields) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.values)
     }
 
     /// Keeps the first value; returns whether this was the first.
