@@ -87,7 +87,7 @@ public struct DeviceOutcome: Sendable, Hashable {
     public init(
         _ kind: Kind, rule: DeviceRule? = nil, reason: String? = nil, trace: [DeviceRule]? = nil,
         related: UInt64? = nil, activityID: String? = nil, updateToken: String? = nil, warnings: [String] = [],
-        notes: [String] = []
+        notes: [String] = [], communicationSender: String? = nil
     ) {
         self.kind = kind
         self.rule = rule
@@ -98,6 +98,7 @@ public struct DeviceOutcome: Sendable, Hashable {
         self.updateToken = updateToken
         self.warnings = warnings
         self.notes = notes
+        self.communicationSender = communicationSender
     }
 
     /// `applied`, or `dropped: content-state.status: expected String, found number`.

@@ -215,11 +215,11 @@ struct PhoneWalk {
     /// if any (phone.md §5, "Fields").
     func outcome(_ step: Step, related: UInt64?) -> DeviceOutcome {
         let plain = step.rule == .alertShown || step.rule == .backgroundLaunched
-        var outcome = DeviceOutcome(
+        // Made whole and returned: set up after it was made, it was copied out and destroyed (its arrays retained and
+        // released once more per walk).
+        return DeviceOutcome(
             step.kind, rule: plain ? notable ?? step.rule : step.rule, reason: step.reason, trace: trace,
-            related: related, warnings: warnings, notes: notes)
-        outcome.communicationSender = communication
-        return outcome
+            related: related, warnings: warnings, notes: notes, communicationSender: communication)
     }
 
     /// Adds a modifier: its rule to the trace, its words to the warnings or the notes (prefixed with its id).

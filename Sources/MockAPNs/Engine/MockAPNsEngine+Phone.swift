@@ -55,11 +55,14 @@ extension MockAPNsEngine {
             memo.keepDefaultPhone(.changes, for: request, pushType: pushType)
         }
         // `asDefault`, read before the push: a phone that acted as a default one gives what a default phone gives.
-        let (walked, asDefault) = phones.walk(phoneID) { phone in
+        // The outcome is stored from inside, not returned through the registry's generic result: that copied it.
+        var walked: DeviceOutcome?
+        let asDefault = phones.walk(phoneID) { phone in
             // What the clock settled (storage, held pushes) before this push arrived, then what this push does.
             walk.events = phone.settle(now: now, setup: setup)
-            return (walk.run(on: &phone), walk.changed)
-        }
+            walked = walk.run(on: &phone)
+            return ((), walk.changed)
+        }.actedAsDefault
         // Boxed after the lock, and only when the last walk on the connection did not end the same way.
         guard let walked else { return nil }
         let box = memo.outcomeBox(
