@@ -9,14 +9,18 @@
 # counted pushes, as on a server that has run for a while, so each push also frees the record it drops: frees per
 # push about equal to mallocs per push means nothing is left behind.
 #
+# With RETAINS=1 it also counts calls to Swift's swift_retain and swift_release (perf uprobes on libswiftCore, so
+# root and perf are needed): copies of large structs show there, as retains of every reference they hold.
+#
 # The kinds are bench/realistic.sh's (alert, background, liveactivity, large), each alone on 1,000 device tokens
 # used in turn (1 in 40 not a device token), and `identical`: one alert payload to one token, the best case.
 #
 #   bench/alloc-count.sh                                   build (as bench/run.sh does) and count every kind
 #   MOCK_APNS_BIN=path bench/alloc-count.sh background     count one kind of that binary
 #   BASELINE_BIN=path MOCK_APNS_BIN=path bench/alloc-count.sh   both binaries, side by side
+#   RETAINS=1 bench/alloc-count.sh alert                   and swift_retain / swift_release calls per push
 #
-# Settings: MOCK_APNS_BIN, BASELINE_BIN, ALLOC_N (20000), ALLOC_C and ALLOC_M (h2load's connections and streams
+# Settings: MOCK_APNS_BIN, BASELINE_BIN, RETAINS (0), ALLOC_N (20000), ALLOC_C and ALLOC_M (h2load's connections and streams
 # per connection: 4 and 100). Needs h2load (nghttp2-client) and a C compiler.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,6 +55,22 @@ BINS=("$MOCK_APNS_BIN")
 [[ -n ${BASELINE_BIN:-} ]] && BINS+=("$BASELINE_BIN")
 for bin in "${BINS[@]}"; do [[ -x $bin ]] || die "$bin is not an executable"; done
 
+RETAINS=${RETAINS:-0}
+[[ $RETAINS == 0 || $RETAINS == 1 ]] || die "RETAINS must be 0 or 1, got '$RETAINS'"
+RC_EVENTS=probe_libswiftCore:swift_retain,probe_libswiftCore:swift_release
+if [[ $RETAINS == 1 ]]; then
+    command -v perf >/dev/null || die "RETAINS=1 needs perf: apt-get install -y linux-perf"
+    for bin in "${BINS[@]}"; do
+        core=$(ldd "$bin" | grep -oE '/[^ ]*libswiftCore\.so') || die "$bin does not load libswiftCore.so"
+        # One probe per function for every binary that loads this library; adding it again is refused, harmlessly.
+        for function in swift_retain swift_release; do
+            perf probe -l 2>/dev/null | grep -q "probe_libswiftCore:$function " ||
+                perf probe -q -x "$core" -a "$function" 2>/dev/null ||
+                die "cannot add a uprobe on $function in $core (root, and a kernel with uprobes, are needed)"
+        done
+    done
+fi
+
 # The realistic kinds and tokens, from bench/realistic.sh (sourced for its functions only).
 N_C4=$ALLOC_N RUN_TIMEOUT=300 REALISTIC_DEFINE_ONLY=1
 # shellcheck source=bench/realistic.sh
@@ -62,10 +82,11 @@ known=" identical "
 for kind in "${REALISTIC_KINDS[@]}"; do read -r name _ <<<"$kind"; known+="$name "; done
 for kind in "${KINDS[@]}"; do [[ $known == *" $kind "* ]] || die "unknown kind '$kind'; the kinds are:$known"; done
 
-# count BIN KIND → "mallocs frees reallocs bytes" per push, during the second ALLOC_N pushes
+# count BIN KIND → "mallocs frees reallocs bytes [retains releases]" per push, during the second ALLOC_N pushes
 count() {
     local bin=$1 kind=$2 out="$TMP/serve.out" counts="$TMP/counts" name share type topic priority body jwt port pid
-    rm -f "$counts"
+    local perf_pid="" rc=""
+    rm -f "$counts" "$TMP/rc"
     local ports=(--port 0 --control-port 0)
     # A build older than broadcast channels has no channels port.
     "$bin" serve --help 2>&1 | grep -q -- --channels-port && ports+=(--channels-port 0)
@@ -89,6 +110,11 @@ count() {
     fi
     jwt=$("$bin" token)
     for round in warm counted; do
+        if [[ $round == counted && $RETAINS == 1 ]]; then
+            perf stat -x, -e "$RC_EVENTS" -p "$pid" -o "$TMP/rc" >/dev/null 2>&1 &
+            perf_pid=$!
+            sleep 1  # perf attaches
+        fi
         h2load -t 1 -c "$ALLOC_C" -m "$ALLOC_M" -n "$ALLOC_N" -i "$TMP/uris" -d "$body" -H "apns-topic: $topic" \
             -H "apns-push-type: $type" -H "apns-priority: $priority" -H "authorization: bearer $jwt" >"$TMP/h2load.out" 2>&1 ||
             die "h2load failed ($round, $kind): $(tail -3 "$TMP/h2load.out")"
@@ -98,28 +124,41 @@ count() {
         kill -USR2 "$pid"
         sleep 0.2
     done
+    if [[ -n $perf_pid ]]; then
+        kill -INT "$perf_pid"
+        wait "$perf_pid" 2>/dev/null || true
+        rc=$(awk -F, -v n="$ALLOC_N" '/swift_retain/ { r = $1 } /swift_release/ { l = $1 }
+            END { if (r == "" || l == "") exit 1; printf " %.1f %.1f", r / n, l / n }' "$TMP/rc") ||
+            die "perf counted no swift_retain or swift_release: $(cat "$TMP/rc")"
+    fi
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     [[ $(wc -l <"$counts") == 2 ]] || die "the counter did not report twice (is LD_PRELOAD honoured?)"
-    awk -v n="$ALLOC_N" 'NR == 1 { for (i = 1; i <= 6; i++) a[i] = $i }
-        NR == 2 { printf "%.2f %.2f %.2f %.0f\n", ($1 - a[1]) / n, ($2 - a[2]) / n, ($3 - a[3]) / n, ($6 - a[6]) / n }' "$counts"
+    awk -v n="$ALLOC_N" -v rc="$rc" 'NR == 1 { for (i = 1; i <= 6; i++) a[i] = $i }
+        NR == 2 { printf "%.2f %.2f %.2f %.0f%s\n", ($1 - a[1]) / n, ($2 - a[2]) / n, ($3 - a[3]) / n, ($6 - a[6]) / n, rc }' "$counts"
 }
 
 say "heap calls per push, over $ALLOC_N pushes after $ALLOC_N warm-up ones (${ALLOC_C}x$ALLOC_M, journal full)"
-header="| kind | malloc | free | realloc | bytes |"
-rule="|---|---:|---:|---:|---:|"
-if ((${#BINS[@]} == 2)); then
-    header="| kind | malloc | free | realloc | bytes | baseline malloc | baseline free | baseline realloc | baseline bytes |"
-    rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-fi
-echo "$header"
-echo "$rule"
+# One group of columns per binary: the heap calls, then (RETAINS=1) the reference counting.
+columns=(malloc free realloc bytes)
+[[ $RETAINS == 1 ]] && columns+=(retain release)
+header="| kind"
+rule="|---"
+for index in "${!BINS[@]}"; do
+    prefix=""
+    ((index == 0)) || prefix="baseline "
+    for column in "${columns[@]}"; do
+        header+=" | $prefix$column"
+        rule+="|---:"
+    done
+done
+echo "$header |"
+echo "$rule|"
 for kind in "${KINDS[@]}"; do
     row="| $kind"
     for bin in "${BINS[@]}"; do
         counted=$(count "$bin" "$kind") || exit 1
-        read -r mallocs frees reallocs bytes <<<"$counted"
-        row+=" | $mallocs | $frees | $reallocs | $bytes"
+        for value in $counted; do row+=" | $value"; done
     done
     echo "$row |"
 done
