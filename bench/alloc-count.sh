@@ -30,12 +30,9 @@ ALLOC_C=${ALLOC_C:-4}
 ALLOC_M=${ALLOC_M:-100}
 KINDS=("$@")
 ((${#KINDS[@]})) || KINDS=(identical alert background liveactivity large)
-TMP=$(mktemp -d)
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench/alloc-count.sh: $*"; exit 1; }
+BENCH_NAME=bench/alloc-count.sh
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 
 [[ $ALLOC_N =~ ^[0-9]+$ ]] && ((ALLOC_N >= 1000 && ALLOC_N <= 10000000)) ||
     die "ALLOC_N must be a whole number from 1000 to 10000000, got '$ALLOC_N'"

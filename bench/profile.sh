@@ -19,12 +19,9 @@ PROFILE_TOKENS=${PROFILE_TOKENS:-1000}
 PROFILE_N=${PROFILE_N:-400000}
 FLOOR=${FLOOR:-1}
 PIN=${PIN:-1}
-TMP=$(mktemp -d)
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-say() { printf '%s\n' "$*" >&2; }
-die() { say "bench/profile.sh: $*"; exit 1; }
+BENCH_NAME=bench/profile.sh
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 SERVER_ON=() CLIENT_ON=()
 [[ $PIN == 1 ]] && SERVER_ON=(taskset -c 0) CLIENT_ON=(taskset -c 1)
 
