@@ -149,7 +149,7 @@ struct APNsRequestAssemblerTests {
         #expect(requests[1].fields.duplicate == "apns-topic")
     }
 
-    @Test("header fields: the first value of each; equal and hashed alike for equal headers; shared by a repeat")
+    @Test("header fields: the first value of each, equal and hashed alike for equal headers")
     func headerFields() {
         let other = [("apns-topic", "com.example.other"), ("apns-priority", "5"), ("apns-priority", "10")]
         let requests = Self.assemble([Sent(), Sent(), Sent(headers: other), Sent(path: "/3/device/abcd")])
@@ -158,8 +158,8 @@ struct APNsRequestAssemblerTests {
         #expect(fields[0].authorization == "bearer eyJ.a.b" && fields[0].priority == nil && fields[0].apnsID == nil)
         #expect(fields[2].topic == "com.example.other" && fields[2].priority == "5" && fields[2].pushType == nil)
         #expect(fields[2].duplicate == "apns-priority")
-        // Another path with the same headers shares the previous request's fields.
-        #expect(fields[1] == fields[0] && fields[3] == fields[1] && fields[2] != fields[0])
+        // The same headers again, after other ones and with another path: equal fields.
+        #expect(fields[1] == fields[0] && fields[3] == fields[0] && fields[2] != fields[0])
         // Fields read from another assembler are other objects: equal by value, and hashed alike.
         let again = Self.assemble([Sent()])[0].fields
         #expect(again == fields[0] && again.hashValue == fields[0].hashValue)
