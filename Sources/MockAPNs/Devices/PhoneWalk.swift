@@ -215,8 +215,7 @@ struct PhoneWalk {
     /// if any (phone.md §5, "Fields").
     func outcome(_ step: Step, related: UInt64?) -> DeviceOutcome {
         let plain = step.rule == .alertShown || step.rule == .backgroundLaunched
-        // Made whole and returned: set up after it was made, it was copied out and destroyed (its arrays retained and
-        // released once more per walk).
+        // Made whole: set up after it was made, it was copied once more per walk (its arrays retained and released).
         return DeviceOutcome(
             step.kind, rule: plain ? notable ?? step.rule : step.rule, reason: step.reason, trace: trace,
             related: related, warnings: warnings, notes: notes, communicationSender: communication)
