@@ -68,8 +68,8 @@ final class APNsRequestAssembler {
 
     /// The collections, by slot, each kept by one retain of the assembler's own (given back in `deinit`), so that a
     /// call lends its slot's collection (`withStream`) without the retain and release a read from an array of
-    /// references costs: one pair per header, body chunk and completion, about 11 a push (`bench/alloc-count.sh`
-    /// with `RETAINS=1`).
+    /// references costs: one pair per begin, header, body chunk, completion and end, 11–13 a push
+    /// (`bench/alloc-count.sh` with `RETAINS=1`).
     @exclusivity(unchecked) private var slots: [Unmanaged<Collecting>] = []
     /// How many streams began and have not completed or ended.
     @exclusivity(unchecked) private var collectingCount = 0

@@ -260,4 +260,22 @@ struct APNsRequestAssemblerTests {
         #expect(repeated.allSatisfy { $0.content === first.content })
         #expect(repeated.map(\.streamID) == [3, 5, 7])
     }
+
+    @Test("a stream closed before it completed stops counting as collected: the next request becomes the previous one")
+    func endedUncompleted() {
+        let assembler = APNsRequestAssembler()
+        // A stream reset halfway (the client gave up): begun, part of a request, ended without completing.
+        Self.feed(Sent(body: String(repeating: "x", count: 8)), into: assembler, slot: 0)
+        assembler.end(0)
+        // A request completed after it becomes the previous one, so the same request again shares its content.
+        let other = #"{"aps":{"alert":"other"}}"#
+        Self.feed(Sent(body: other), into: assembler, slot: 1)
+        let first = assembler.complete(1, streamID: 3)
+        assembler.end(1)
+        Self.feed(Sent(body: other), into: assembler, slot: 0)
+        let again = assembler.complete(0, streamID: 5)
+        assembler.end(0)
+        #expect(again.content === first.content, "the reset stream still counted as being collected")
+        #expect(String(decoding: again.body, as: UTF8.self) == other)
+    }
 }
