@@ -1,6 +1,6 @@
 # bench/lib.sh — what bench/profile.sh and bench/alloc-count.sh share, sourced by them: a temporary directory and
-# the servers to stop when the script exits (even after Ctrl-C), two ways to speak, and a check of a number setting. BENCH_NAME names the script
-# in messages.
+# the servers to stop when the script exits (even after Ctrl-C), two ways to speak, and a check of a number setting.
+# BENCH_NAME names the script in messages.
 TMP=$(mktemp -d)
 PIDS=()
 cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$TMP"; }

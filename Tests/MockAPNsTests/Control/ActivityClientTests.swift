@@ -87,7 +87,7 @@ struct ActivityClientTests {
             let client = MockAPNsControlClient(url: control.url)
             let clock = ContinuousClock()
             // The client's connection is made first, so the clock times the two waits alone: on a loaded CI machine
-            // making the first connection took seconds of its own.
+            // making the first connection may take seconds of its own.
             _ = try await client.info()
             let began = clock.now
             let none = try await client.waitForActivity(type: "mpushTakeoutAttributes", timeout: .milliseconds(300))
