@@ -22,6 +22,10 @@ PIN=${PIN:-1}
 BENCH_NAME=bench/profile.sh
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
+whole_setting PROFILE_TOKENS 1 1000000
+whole_setting PROFILE_N 1000 100000000
+whole_setting FLOOR 0 1
+whole_setting PIN 0 1
 SERVER_ON=() CLIENT_ON=()
 [[ $PIN == 1 ]] && SERVER_ON=(taskset -c 0) CLIENT_ON=(taskset -c 1)
 

@@ -21,12 +21,9 @@ RECORD_FILL=${RECORD_FILL:-100000}
 RECORD_FILLS=${RECORD_FILLS:-3}
 RECORD_CAPACITY=100000
 
-if ! [[ $RECORD_FILL =~ ^[0-9]{1,7}$ ]] || ((RECORD_FILL < 1000 || RECORD_FILL > 1000000)); then
-    die "RECORD_FILL=$RECORD_FILL: give pushes per round, 1000 to 1000000 (100000 or more fills the journal)"
-fi
-if ! [[ $RECORD_FILLS =~ ^[0-9]{1,2}$ ]] || ((RECORD_FILLS < 2 || RECORD_FILLS > 10)); then
-    die "RECORD_FILLS=$RECORD_FILLS: give a number of rounds, 2 to 10 (the second shows whether RSS grows)"
-fi
+# 100000 or more fills the journal; the second round shows whether RSS grows.
+whole_setting RECORD_FILL 1000 1000000
+whole_setting RECORD_FILLS 2 10
 command -v python3 >/dev/null 2>&1 || die "the per-record figures need python3 (apt-get install -y python3)"
 
 # record_uris NAME ROUND KIND-OF-TOKEN(valid|malformed|one) PORT → writes $TMP/rm-NAME-ROUND.uris: RECORD_FILL paths,

@@ -59,6 +59,37 @@ CLK_TCK=$(getconf CLK_TCK)
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
+# shellcheck source=bench/settings.sh
+source "$ROOT/bench/settings.sh"
+
+# Every number setting is checked before anything starts (a typo would otherwise show as a bash error mid-run, or
+# as a run of nothing: REPEAT=x reads as 0).
+whole_setting N_C1 1000 100000000
+whole_setting N_C4 1000 100000000
+whole_setting N_C50 1000 100000000
+whole_setting REPEAT 1 50
+whole_setting WARMUP_N 1000 100000000
+whole_setting PIN 0 1
+whole_setting SERVER_CPU 0 4095
+whole_setting CLIENT_CPU 0 4095
+whole_setting H2LOAD_THREADS 1 256
+whole_setting RUN_TIMEOUT 1 86400
+whole_setting FLOOR 0 1
+whole_setting SOAK 0 1
+whole_setting SOAK_N 1 9999999999
+whole_setting SOAK_CLIENTS 1 1000
+whole_setting SOAK_STREAMS 1 1000
+whole_setting SOAK_INTERVAL 1 3600
+[[ -z $SOAK_TOKENS ]] || whole_setting SOAK_TOKENS 1 1000000
+# Each kind's connections need a whole request per second; far above capacity the mix drifts again.
+whole_setting SOAK_RATE 100 1000000
+whole_setting RECORD_MEMORY 0 1
+REALISTIC=${REALISTIC:-1}
+whole_setting REALISTIC 0 1
+REALISTIC_TOKENS=${REALISTIC_TOKENS:-"1000 100000"}
+whole_settings_list REALISTIC_TOKENS 1 1000000
+REALISTIC_N=${REALISTIC_N:-$N_C4}
+whole_setting REALISTIC_N 1000 100000000
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tools
@@ -359,12 +390,7 @@ soak_mix() {
 }
 
 soak() {
-    [[ $SOAK_N =~ ^[1-9][0-9]{0,9}$ ]] || die "SOAK_N=$SOAK_N: give a number of requests, 1 to 9999999999"
     if [[ -n $SOAK_TOKENS ]]; then
-        # Each kind's connections need a whole request per second; far above capacity the mix drifts again.
-        if ! [[ $SOAK_RATE =~ ^[0-9]{1,7}$ ]] || ((SOAK_RATE < 100 || SOAK_RATE > 1000000)); then
-            die "SOAK_RATE=$SOAK_RATE: give requests per second, 100 to 1000000 (below the server's capacity)"
-        fi
         ((SOAK_N >= SOAK_RATE)) || die "SOAK_N=$SOAK_N is less than one second at SOAK_RATE=$SOAK_RATE"
     fi
     build_mock
@@ -374,7 +400,6 @@ soak() {
     local idle_kb
     idle_kb=$(status_kb "$MOCK_PID" VmRSS)
     if [[ -n $SOAK_TOKENS ]]; then
-        [[ $SOAK_TOKENS =~ ^[1-9][0-9]{0,6}$ ]] || die "SOAK_TOKENS=$SOAK_TOKENS: give a number of tokens, 1 to 9999999"
         SOAK_DURATION=$(((SOAK_N + SOAK_RATE - 1) / SOAK_RATE))
         REALISTIC_DEFINE_ONLY=1
         # shellcheck source=bench/realistic.sh
@@ -642,7 +667,7 @@ mkdir -p "$RESULTS_DIR"
 cp "$TABLE" "$RESULTS_DIR/latest.md"
 say "bench: table written to $RESULTS_DIR/latest.md"
 
-if [[ ${REALISTIC:-1} == 1 ]]; then
+if [[ $REALISTIC == 1 ]]; then
     # shellcheck source=bench/realistic.sh
     source "$ROOT/bench/realistic.sh" | tee "$RESULTS_DIR/realistic.md"
     say "bench: realistic-traffic table written to $RESULTS_DIR/realistic.md"
