@@ -7,9 +7,16 @@
 # Needs: h2load (nghttp2-client), curl, python3, and `swift build -c release --product mock-apns`.
 set -euo pipefail
 
-count=${1:-100000}
-clients=${2:-4}
-binary=${MOCK_APNS:-.build/release/mock-apns}
+N=${1:-100000}
+CLIENTS=${2:-4}
+MOCK_APNS=${MOCK_APNS:-.build/release/mock-apns}
+die() { printf 'bench/control-under-load.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
+whole_setting N 1000 100000000
+whole_setting CLIENTS 1 1000
+executable_setting MOCK_APNS
+binary=$MOCK_APNS
 work=$(mktemp -d)
 
 "$binary" serve --port 0 --control-port 0 --log-level warning >"$work/banner" 2>&1 &
@@ -22,7 +29,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do grep -q '^ready' "$work/banner" && break; sleep 0.1; done
+await_ready "$work/banner" "$server"
 apns_port=$(grep -o 'https://127.0.0.1:[0-9]*' "$work/banner" | head -1 | sed 's/.*://')
 control=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/banner" | head -1)
 token=$("$binary" token)
@@ -39,7 +46,7 @@ printf '{"aps":{"alert":{"title":"load","body":"test"}}}' >"$work/body.json"
 ) &
 sampler=$!
 
-h2load -t 1 -c "$clients" -m 100 -n "$count" -d "$work/body.json" \
+h2load -t 1 -c "$CLIENTS" -m 100 -n "$N" -d "$work/body.json" \
     -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' -H "authorization: bearer $token" \
     "https://127.0.0.1:$apns_port/3/device/$device" >"$work/h2load"
 kill "$sampler" 2>/dev/null || true

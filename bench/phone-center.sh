@@ -8,8 +8,14 @@
 # release build in .build-release: swift build -c release --product mock-apns --scratch-path .build-release).
 set -euo pipefail
 
-count=${1:-10000}
-binary=${MOCK_APNS:-.build-release/release/mock-apns}
+N=${1:-10000}
+MOCK_APNS=${MOCK_APNS:-.build-release/release/mock-apns}
+die() { printf 'bench/phone-center.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
+whole_setting N 1 1000000
+executable_setting MOCK_APNS
+binary=$MOCK_APNS
 work=$(mktemp -d)
 
 "$binary" serve --port 0 --control-port 0 --log-level warning >"$work/banner" 2>&1 &
@@ -20,14 +26,14 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 300); do grep -q '^ready' "$work/banner" && break; sleep 0.1; done
+await_ready "$work/banner" "$server"
 apns_port=$(grep -o 'https://127.0.0.1:[0-9]*' "$work/banner" | head -1 | sed 's/.*://')
 control=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/banner" | head -1)
 device=$(printf '0123456789abcdef%.0s' 1 2 3 4)
 printf '{"aps":{"alert":{"title":"Order ready","body":"On its way"},"thread-id":"orders","badge":1}}' \
     >"$work/body.json"
 
-h2load -t 1 -c 1 -m 100 -n "$count" -d "$work/body.json" \
+h2load -t 1 -c 1 -m 100 -n "$N" -d "$work/body.json" \
     -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' -H "authorization: bearer $("$binary" token)" \
     "https://127.0.0.1:$apns_port/3/device/$device" | grep -E '^status codes:'
 

@@ -59,8 +59,8 @@ CLK_TCK=$(getconf CLK_TCK)
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
-# shellcheck source=bench/settings.sh
-source "$ROOT/bench/settings.sh"
+# shellcheck source=bench/checks.sh
+source "$ROOT/bench/checks.sh"
 
 # Every number setting is checked before anything starts (a typo would otherwise show as a bash error mid-run, or
 # as a run of nothing: REPEAT=x reads as 0).

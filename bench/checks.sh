@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# bench/settings.sh — the check of a number setting that every bench script uses, sourced by bench/run.sh and
-# bench/lib.sh. The script that sources it defines `die`.
+# bench/checks.sh — the checks the bench scripts share: number settings, the binary to run, a server that started.
+# Sourced by bench/run.sh, bench/lib.sh, bench/phone-center.sh and bench/control-under-load.sh; the script that
+# sources it defines `die`.
 
 # whole_setting NAME MIN MAX: the setting NAME must be a whole number from MIN to MAX; it is then read as decimal
 # (a leading zero is not octal).
@@ -24,4 +25,22 @@ whole_settings_list() {
         checked+=("$((10#$item))")
     done
     printf -v "$name" '%s' "${checked[*]}"
+}
+
+# executable_setting NAME: the setting NAME must name an executable file (a mock-apns build).
+executable_setting() {
+    [[ -x ${!1} ]] || die "$1=${!1} is not an executable file: build one (swift build -c release --product" \
+        "mock-apns --scratch-path .build-release) or name one with $1=path"
+}
+
+# await_ready BANNER PID: waits up to 30 s for `mock-apns serve` (process PID, its output in the file BANNER) to print
+# its ready line; dies with that output when the server exits or does not get there.
+await_ready() {
+    local banner=$1 pid=$2 _
+    for _ in $(seq 300); do
+        grep -q '^ready' "$banner" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || die "mock-apns serve exited before it was ready: $(cat "$banner")"
+        sleep 0.1
+    done
+    die "mock-apns serve was not ready after 30 s: $(cat "$banner")"
 }
