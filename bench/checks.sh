@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # bench/checks.sh — the checks the bench scripts share: number settings, the binary to run, a server that started.
-# Sourced by bench/run.sh, bench/lib.sh, bench/phone-center.sh and bench/control-under-load.sh; the script that
-# sources it defines `die`.
+# Sourced by bench/run.sh, bench/lib.sh, bench/phone-center.sh, bench/control-under-load.sh and
+# bench/inspector-queries.sh; the script that sources it defines `die`.
 
 # whole_setting NAME MIN MAX: the setting NAME must be a whole number from MIN to MAX; it is then read as decimal
 # (a leading zero is not octal).
@@ -29,18 +29,18 @@ whole_settings_list() {
 
 # executable_setting NAME: the setting NAME must name an executable file (a mock-apns build).
 executable_setting() {
-    [[ -x ${!1} ]] || die "$1=${!1} is not an executable file: build one (swift build -c release --product" \
-        "mock-apns --scratch-path .build-release) or name one with $1=path"
+    [[ -x ${!1} ]] || die "$1=${!1} is not an executable file; give a mock-apns build (swift build -c release" \
+        "--product mock-apns --scratch-path .build-release)"
 }
 
-# await_ready BANNER PID: waits up to 30 s for `mock-apns serve` (process PID, its output in the file BANNER) to print
-# its ready line; dies with that output when the server exits or does not get there.
+# await_ready BANNER PID [SECONDS]: waits up to SECONDS (30) for `mock-apns serve` or `inspect` (process PID, its
+# output in the file BANNER) to print its ready line; dies with that output when it exits or does not get there.
 await_ready() {
-    local banner=$1 pid=$2 _
-    for _ in $(seq 300); do
+    local banner=$1 pid=$2 seconds=${3:-30} _
+    for _ in $(seq $((seconds * 10))); do
         grep -q '^ready' "$banner" 2>/dev/null && return 0
-        kill -0 "$pid" 2>/dev/null || die "mock-apns serve exited before it was ready: $(cat "$banner")"
+        kill -0 "$pid" 2>/dev/null || die "mock-apns exited before it was ready: $(cat "$banner")"
         sleep 0.1
     done
-    die "mock-apns serve was not ready after 30 s: $(cat "$banner")"
+    die "mock-apns was not ready after $seconds s: $(cat "$banner")"
 }

@@ -8,9 +8,15 @@
 # Needs: curl, python3, and a release build (scripts/install --build-only, or swift build -c release).
 set -euo pipefail
 
-count=${N:-100000}
+N=${N:-100000}
 binaries=("$@")
 [[ ${#binaries[@]} -gt 0 ]] || binaries=(.build-release/release/mock-apns)
+die() { printf 'bench/inspector-queries.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
+whole_setting N 2 10000000
+for BINARY in "${binaries[@]}"; do executable_setting BINARY; done
+count=$N
 work=$(mktemp -d)
 server=
 cleanup() {
@@ -40,10 +46,10 @@ queries=(
     "view=summary&limit=100&q=%22nomatch%22"
 )
 for binary in "${binaries[@]}"; do
-    "$binary" inspect "$work/journal.jsonl" --port 0 >"$work/banner" 2>/dev/null &
+    "$binary" inspect "$work/journal.jsonl" --port 0 >"$work/banner" 2>&1 &
     server=$!
-    for _ in $(seq 600); do grep -q '^ready' "$work/banner" && break; sleep 0.1; done
-    url=$(head -1 "$work/banner" | grep -o 'http://127.0.0.1:[0-9]*')
+    await_ready "$work/banner" "$server" 60
+    url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/banner" | head -1)
     for query in "${queries[@]}"; do
         median=$(for _ in 1 2 3 4 5; do
             curl -s -o /dev/null -w '%{time_total}\n' "$url/v1/requests?$query"
