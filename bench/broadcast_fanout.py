@@ -28,12 +28,17 @@ import threading
 import time
 from datetime import datetime
 
-COUNT = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-ROUNDS = int(os.environ.get("ROUNDS", "5"))
-PUSHES = int(os.environ.get("PUSHES", "200000"))
+from checks import number_setting, whole_setting  # bench/checks.py
+
+COUNT = whole_setting("N", 10_000, 1, 1_000_000, text=sys.argv[1] if len(sys.argv) > 1 else None)
+ROUNDS = whole_setting("ROUNDS", 5, 1, 50)
+PUSHES = whole_setting("PUSHES", 200_000, 1000, 100_000_000)
 # Seconds between broadcasts while device pushes run; 0 sends them back to back.
-EVERY = float(os.environ.get("EVERY", "0.25"))
+EVERY = number_setting("EVERY", 0.25, 0, 60)
 BINARY = os.environ.get("MOCK_APNS", ".build-release/release/mock-apns")
+if not os.access(BINARY, os.X_OK):
+    sys.exit(f"broadcast_fanout.py: MOCK_APNS={BINARY} is not an executable file; give a mock-apns build (swift build "
+             "-c release --product mock-apns --scratch-path .build-release)")
 APP = "com.example.app"
 
 

@@ -35,16 +35,17 @@ from pathlib import Path
 
 os.environ.setdefault("SE_OFFLINE", "true")  # else selenium-manager tries the network for a driver
 
+from checks import whole_setting  # noqa: E402  (bench/checks.py)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BINARY = os.environ.get("MOCK_APNS_BIN") or str(ROOT / ".build-release" / "release" / "mock-apns")
-RECORDS = int(os.environ.get("RECORDS", "100000"))
-RUNS = int(os.environ.get("RUNS", "5"))
-RATE = int(os.environ.get("RATE", "5000"))
-FOLLOW_SECONDS = int(os.environ.get("FOLLOW_SECONDS", "20"))
+RECORDS = whole_setting("RECORDS", 100_000, 1000, 10_000_000)
+RUNS = whole_setting("RUNS", 5, 1, 50)
+RATE = whole_setting("RATE", 5000, 4, 1_000_000)  # h2load's --rps is per client: 4 clients at RATE/4 each
+FOLLOW_SECONDS = whole_setting("FOLLOW_SECONDS", 20, 0, 3600)
 TOKEN = "0123456789abcdef" * 4
 SEARCH = "status:4xx"
 PAGE_SIZE = 100  # view-pushes.js's PAGE_SIZE: the rows one list page asks for

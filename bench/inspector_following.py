@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 
 import inspector as bench  # bench/inspector.py: Serve, start_browser, open_list, say
+from checks import whole_setting  # bench/checks.py
 
-N = int(os.environ.get("N", "200000"))
-ROUNDS = int(os.environ.get("ROUNDS", "3"))
+N = whole_setting("N", 200_000, 1000, 100_000_000)
+ROUNDS = whole_setting("ROUNDS", 3, 1, 50)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
