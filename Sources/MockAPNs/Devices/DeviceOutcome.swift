@@ -3,6 +3,10 @@
 ///
 /// APNs's 200 means "accepted", not "the person saw it". The outcome says what the phone would have done (`kind`),
 /// which rule decided (`rule`, with every rule that fired in `trace`), and why in plain words (`reason`).
+///
+/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
+/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
+/// value aside and copied it out: a retain and a release for each reference it holds, on every push.
 public struct DeviceOutcome: Sendable, Hashable {
     /// What happened to the push: APNs's storage, then the phone.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -64,20 +68,20 @@ public struct DeviceOutcome: Sendable, Hashable {
     public var kind: Kind
     /// The rule that set the kind or, when the kind is the push type's plain result, the first modifier with a
     /// warning or a collapse; `nil` on records written before rules existed.
-    public var rule: DeviceRule?
+    public var rule: Optional<DeviceRule>
     /// Why, in plain words (`activity ended`, `content-state.status: expected String, found number`).
-    public var reason: String?
+    public var reason: Optional<String>
     /// Every rule that fired, in order: the deciding rule and the modifiers (`sound-not-bundled`).
     public var trace: [DeviceRule]
     /// The sequence number of the other push involved (the one a collapse replaced).
-    public var related: UInt64?
+    public var related: Optional<UInt64>
     /// The activity it reached or started.
-    public var activityID: String?
+    public var activityID: Optional<String>
     /// The update token a `start` issued.
-    public var updateToken: String?
+    public var updateToken: Optional<String>
     /// The person an alert is from when the service extension made it a communication notification (phone.md §4);
     /// `nil` for an ordinary notification and every other push.
-    public var communicationSender: String?
+    public var communicationSender: Optional<String>
     /// Likely provider or app bugs (a date decoding to 2057, a sound the app does not bundle).
     public var warnings: [String]
     /// Facts worth knowing that are not mistakes (an equal timestamp, an open setting that decided).

@@ -7,6 +7,10 @@ import Foundation
 /// add to the trace with a warning or a note. The walk changes the phone where the push leaves something behind
 /// (a background push in the budget window, a held push, a collapse id, a VoIP failure, a stored push) and says so
 /// (`changed`); what it does to other pushes (replaced in storage or on the list) it gives as `events`.
+///
+/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
+/// `T?`. A `T?` property starts as an implicit `nil`; `init` assigned `payload` over it, and Swift then built every
+/// walk aside and copied it out (about 15 retains a push).
 struct PhoneWalk {
     /// What the push is.
     let request: APNsRequest.Content
@@ -42,25 +46,25 @@ struct PhoneWalk {
     /// Whether the walk changed the phone.
     var changed = false
     /// The first modifier that warned, or a collapse: the record's rule when the kind is the plain result.
-    var notable: DeviceRule?
+    var notable: Optional<DeviceRule> = nil
     /// This push's number, made when the phone keeps a reference to it.
-    var number: PushNumber?
+    var number: Optional<PushNumber> = nil
     /// The payload, once a case of the app's parsed it (`AppCases.action`).
-    var payload: JSONValue??
+    var payload: Optional<JSONValue?>
     /// What the push did to other pushes (replaced one in storage or on the list), and what the phone settled
     /// before it: appended to the journal after the push's record.
     var events: [DeviceEvent] = []
     /// When the token went out of use: set when APNs answers 410 instead of 200 (an uninstalled app).
-    var unregisteredSince: Date?
+    var unregisteredSince: Optional<Date> = nil
     /// Whether the outcome counted from the app's `lastOpened` (an App Clip's 8 hours, `inactiveAppAfter`): it
     /// then changes as the clock moves, so the connection's memo must not keep it for the next push like it.
     var readLastOpened = false
     /// Why the push reaches the phone late (from storage, within `expirationZeroGrace`); `nil` when it arrives as
     /// sent. A late VoIP push need not be reported under `voipMustReport: ios26`.
-    var late: String?
+    var late: Optional<String> = nil
     /// The person a communication notification is from, once the service extension made the alert one (and the
     /// app has the entitlement): a Focus lets it through when it allows them.
-    var communication: String?
+    var communication: Optional<String> = nil
 
     /// The walk of `request` to `token` for `bundleID`, whose code does what `app` declares, at `now`; `texts` are
     /// the connection's (`ValidationMemo.walkTexts`), or a fresh set.

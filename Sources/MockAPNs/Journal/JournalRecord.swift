@@ -5,6 +5,10 @@ import Foundation
 /// Stored in parts: what arrived is the request's shared `APNsRequest.Content`, what was decided a `Verdict.Shared`
 /// (a connection's accepted pushes share one), and generated ids stay 16-byte values. A record then holds a few
 /// references instead of twenty, which the journal pays for on every append, every dropped record and every read.
+///
+/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
+/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
+/// value aside and copied it out: a retain and a release for each reference it holds, on every push.
 public struct JournalRecord: Sendable {
     /// 1, 2, 3, … in the order requests were decided, never reused within a server run.
     public var sequence: UInt64
@@ -12,7 +16,7 @@ public struct JournalRecord: Sendable {
     public internal(set) var receivedAt: Date
     /// When the answer was handed to HTTP/2 (the answers to one read share the time); `nil` when a scripted fault
     /// sent none.
-    public var answeredAt: Date?
+    public var answeredAt: Optional<Date>
     /// The connection's number, 1, 2, 3, … in the order connections were accepted; 0 for a request that came on no
     /// connection (a replay through the control API, `replayOf`).
     public internal(set) var connectionID: UInt64
@@ -23,17 +27,17 @@ public struct JournalRecord: Sendable {
     var request: APNsRequest.Content
     var sharedVerdict: Verdict.Shared
     /// The answer; `nil` when a scripted fault sent none.
-    public var response: APNsResponse?
+    public var response: Optional<APNsResponse>
     /// The scripted fault injected, if any.
-    public var injectedFault: RuleFault?
+    public var injectedFault: Optional<RuleFault>
     /// Why no answer was sent although one was decided ("stream closed by the client before the answer").
-    public var note: String?
+    public var note: Optional<String>
     /// Boxed so that records of ordinary pushes pay one `nil` reference for it, not the outcome's size.
-    private var deviceBox: DeviceOutcomeBox?
+    private var deviceBox: Optional<DeviceOutcomeBox>
     /// The replayed record's number, boxed for the same reason: replays are rare.
-    private var replayBox: ReplayOfBox?
+    private var replayBox: Optional<ReplayOfBox>
     /// A record of a kind other than a device push, as read; `nil` (one reference) for every device push.
-    var otherKind: OtherKindPart?
+    var otherKind: Optional<OtherKindPart>
 
     /// What the record is of: `.devicePush` for every push the server records.
     public var kind: Kind { otherKind?.kind ?? .devicePush }
@@ -119,7 +123,10 @@ public struct JournalRecord: Sendable {
         self.sharedVerdict = verdict
         self.response = response
         self.injectedFault = injectedFault
+        self.note = nil
         self.deviceBox = device
+        self.replayBox = nil
+        self.otherKind = nil
     }
 
     /// `:method` as sent.

@@ -5,6 +5,10 @@ import Foundation
 /// The validator returns it, a scripted rule makes one, and the journal record keeps it (in a `Shared` box that a
 /// connection's records share while it says the same). It says what was decided, not what happened on the wire:
 /// the answer, its time and a fault are the record's.
+///
+/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
+/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
+/// value aside and copied it out: a retain and a release for each reference it holds, on every push.
 public struct Verdict: Sendable, Hashable {
     /// Accepted, or rejected with a reason, or (a scripted fault) no answer of its own.
     public enum Decision: Sendable, Hashable {
@@ -28,11 +32,11 @@ public struct Verdict: Sendable, Hashable {
     /// Remarks on accepted oddities (a string `iat`, a payload that is not JSON, an unverified key).
     public var notes: [String]
     /// How the request authenticated, once that was checked.
-    public var auth: AuthSummary?
+    public var auth: Optional<AuthSummary>
     /// The push type the request was taken as.
-    public var pushType: String?
+    public var pushType: Optional<String>
     /// `apns-topic` as sent.
-    public var topic: String?
+    public var topic: Optional<String>
 
     public init(
         outcome: Decision, rule: String, explanation: String, notes: [String] = [], auth: AuthSummary? = nil,

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The values made on every push keep their optional stored properties spelled `Optional<…>` (README, hot path;
+/// bench/README.md, "twelfth session"). A `T?` property starts as an implicit `nil`: an initializer that sets it
+/// then assigns over that `nil`, and Swift built the whole value aside and copied it out, a retain and a release for
+/// each reference it holds, on every push. Nothing else tells a reader that `T?` costs here, so this test does.
+@Suite("hot path: no implicit nil in the per-push values")
+struct HotPathOptionalsTests {
+    /// The types, by file; each file's members of the type itself are indented by four spaces.
+    static let files = [
+        "Sources/MockAPNs/Journal/JournalRecord.swift",
+        "Sources/MockAPNs/Validation/Verdict.swift",
+        "Sources/MockAPNs/Devices/DeviceOutcome.swift",
+        "Sources/MockAPNs/Devices/PhoneWalk.swift",
+    ]
+
+    /// A stored `var` of the type declared `T?` with no initial value (a computed one ends with `{`).
+    static func implicitNils(in source: String) -> [String] {
+        let declaration = /^    (?:(?:public|private|fileprivate|internal)(?:\(set\))? )*var \w+: [^={]*\?\s*$/
+        return source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter { $0.wholeMatch(of: declaration) != nil }
+    }
+
+    @Test("the check finds a `T?` property and passes `Optional<T>`, an initial value and a computed one")
+    func checkFindsImplicitNil() {
+        let source = """
+            struct Sample {
+                public var note: String?
+                private(set) var box: Box?
+                var spelled: Optional<String>
+                var initial: String? = nil
+                var computed: String? { nil }
+                    var nested: String?
+            }
+            """
+        #expect(Self.implicitNils(in: source) == ["    public var note: String?", "    private(set) var box: Box?"])
+    }
+
+    @Test("JournalRecord, Verdict, DeviceOutcome and PhoneWalk declare no `T?` stored property", arguments: files)
+    func noImplicitNil(file: String) throws {
+        let url = AuthTestFiles.packageRoot.appendingPathComponent(file)
+        let source = try String(contentsOf: url, encoding: .utf8)
+        #expect(source.contains("Optional<"), "\(file) is not the file the test expects")
+        let found = Self.implicitNils(in: source)
+        #expect(found.isEmpty, "spell these Optional<…> (README, hot path): \(found)")
+    }
+}
