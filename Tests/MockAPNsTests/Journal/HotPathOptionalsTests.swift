@@ -13,6 +13,8 @@ struct HotPathOptionalsTests {
         "Sources/MockAPNs/Validation/Verdict.swift",
         "Sources/MockAPNs/Devices/DeviceOutcome.swift",
         "Sources/MockAPNs/Devices/PhoneWalk.swift",
+        "Sources/MockAPNs/APNs/APNsResponse.swift",
+        "Sources/MockAPNs/Validation/Rejection.swift",
     ]
 
     /// A stored `var` of the type declared `T?` with no initial value (a computed one ends with `{`).
@@ -37,7 +39,7 @@ struct HotPathOptionalsTests {
         #expect(Self.implicitNils(in: source) == ["    public var note: String?", "    private(set) var box: Box?"])
     }
 
-    @Test("JournalRecord, Verdict, DeviceOutcome and PhoneWalk declare no `T?` stored property", arguments: files)
+    @Test("the per-push values declare no `T?` stored property", arguments: files)
     func noImplicitNil(file: String) throws {
         let url = AuthTestFiles.packageRoot.appendingPathComponent(file)
         let source = try String(contentsOf: url, encoding: .utf8)
