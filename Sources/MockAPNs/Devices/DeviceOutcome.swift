@@ -4,9 +4,8 @@
 /// APNs's 200 means "accepted", not "the person saw it". The outcome says what the phone would have done (`kind`),
 /// which rule decided (`rule`, with every rule that fired in `trace`), and why in plain words (`reason`).
 ///
-/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
-/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
-/// value aside and copied it out: a retain and a release for each reference it holds, on every push.
+/// Made on every push: its optional properties are spelled `Optional<…>`, never `T?`, whose implicit `nil` made
+/// Swift build the value aside and copy it out (`HotPathOptionalsTests` says why).
 public struct DeviceOutcome: Sendable, Hashable {
     /// What happened to the push: APNs's storage, then the phone.
     public enum Kind: String, Sendable, Hashable, CaseIterable {

@@ -8,9 +8,8 @@ import Foundation
 /// (a background push in the budget window, a held push, a collapse id, a VoIP failure, a stored push) and says so
 /// (`changed`); what it does to other pushes (replaced in storage or on the list) it gives as `events`.
 ///
-/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
-/// `T?`. A `T?` property starts as an implicit `nil`; `init` assigned `payload` over it, and Swift then built every
-/// walk aside and copied it out (about 15 retains a push).
+/// Made on every push: its optional properties are spelled `Optional<…>`, never `T?`, whose implicit `nil` made
+/// Swift build the value aside and copy it out (`HotPathOptionalsTests` says why).
 struct PhoneWalk {
     /// What the push is.
     let request: APNsRequest.Content

@@ -2,9 +2,8 @@ import Foundation
 
 /// A failed check inside the validator: the reason to answer and the rule that found it.
 ///
-/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
-/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
-/// value aside and copied it out: a retain and a release for each reference it holds, on every rejected push.
+/// Made for every rejected push: its optional properties are spelled `Optional<…>`, never `T?`, whose implicit `nil` made
+/// Swift build the value aside and copy it out (`HotPathOptionalsTests` says why).
 struct Rejection: Error {
     var reason: APNsReason
     var rule: String

@@ -6,9 +6,8 @@ import Foundation
 /// connection's records share while it says the same). It says what was decided, not what happened on the wire:
 /// the answer, its time and a fault are the record's.
 ///
-/// A hot-path type (bench/README.md, "twelfth session"): its optional properties are spelled `Optional<…>`, never
-/// `T?`. A `T?` property starts as an implicit `nil`, so the initializer assigned over it, and Swift then built the
-/// value aside and copied it out: a retain and a release for each reference it holds, on every push.
+/// Made on every push: its optional properties are spelled `Optional<…>`, never `T?`, whose implicit `nil` made
+/// Swift build the value aside and copy it out (`HotPathOptionalsTests` says why).
 public struct Verdict: Sendable, Hashable {
     /// Accepted, or rejected with a reason, or (a scripted fault) no answer of its own.
     public enum Decision: Sendable, Hashable {

@@ -4,7 +4,7 @@ import Testing
 /// The values made on every push keep their optional stored properties spelled `Optional<…>` (README, hot path;
 /// bench/README.md, "twelfth session"). A `T?` property starts as an implicit `nil`: an initializer that sets it
 /// then assigns over that `nil`, and Swift built the whole value aside and copied it out, a retain and a release for
-/// each reference it holds, on every push. Nothing else tells a reader that `T?` costs here, so this test does.
+/// each reference it holds, on every push. A `T?` reads as harmless, so each type's comment points here.
 @Suite("hot path: no implicit nil in the per-push values")
 struct HotPathOptionalsTests {
     /// The types, by file; each file's members of the type itself are indented by four spaces.
