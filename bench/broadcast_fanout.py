@@ -30,7 +30,8 @@ from datetime import datetime
 
 from checks import number_setting, whole_setting  # bench/checks.py
 
-COUNT = whole_setting("N", 10_000, 1, 1_000_000, text=sys.argv[1] if len(sys.argv) > 1 else None)
+# The argument alone, never an N in the environment (bench/run.sh's).
+COUNT = whole_setting("N", 10_000, 1, 1_000_000, text=sys.argv[1] if len(sys.argv) > 1 else "")
 ROUNDS = whole_setting("ROUNDS", 5, 1, 50)
 PUSHES = whole_setting("PUSHES", 200_000, 1000, 100_000_000)
 # Seconds between broadcasts while device pushes run; 0 sends them back to back.

@@ -1,6 +1,8 @@
 """bench/checks.py — the number settings of the Python bench scripts, checked as bench/checks.sh checks the shell
 scripts' (imported by bench/inspector.py, bench/inspector_following.py and bench/broadcast_fanout.py)."""
 
+from __future__ import annotations
+
 import os
 import re
 import sys

@@ -29,8 +29,8 @@ whole_settings_list() {
 
 # executable_setting NAME: the setting NAME must name an executable file (a mock-apns build).
 executable_setting() {
-    [[ -x ${!1} ]] || die "$1=${!1} is not an executable file; give a mock-apns build (swift build -c release" \
-        "--product mock-apns --scratch-path .build-release)"
+    [[ -x ${!1} ]] || die "$1=${!1} is not an executable file: build mock-apns (swift build -c release" \
+        "--product mock-apns) and give its path as $1=path"
 }
 
 # await_ready BANNER PID [SECONDS]: waits up to SECONDS (30) for `mock-apns serve` or `inspect` (process PID, its

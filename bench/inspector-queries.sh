@@ -15,7 +15,9 @@ die() { printf 'bench/inspector-queries.sh: %s\n' "$*" >&2; exit 1; }
 # shellcheck source=bench/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 whole_setting N 2 10000000
-for BINARY in "${binaries[@]}"; do executable_setting BINARY; done
+for binary in "${binaries[@]}"; do
+    [[ -x $binary ]] || die "$binary is not an executable file: give mock-apns builds as arguments"
+done
 count=$N
 work=$(mktemp -d)
 server=

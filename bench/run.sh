@@ -64,6 +64,8 @@ source "$ROOT/bench/checks.sh"
 
 # Every number setting is checked before anything starts (a typo would otherwise show as a bash error mid-run, or
 # as a run of nothing: REPEAT=x reads as 0).
+# N first: it is the default of the three below, and a bad N is named as N.
+[[ -z ${N:-} ]] || whole_setting N 1000 100000000
 whole_setting N_C1 1000 100000000
 whole_setting N_C4 1000 100000000
 whole_setting N_C50 1000 100000000
@@ -390,8 +392,20 @@ soak_mix() {
 }
 
 soak() {
+    # What the settings allow is checked before the build.
     if [[ -n $SOAK_TOKENS ]]; then
         ((SOAK_N >= SOAK_RATE)) || die "SOAK_N=$SOAK_N is less than one second at SOAK_RATE=$SOAK_RATE"
+        SOAK_DURATION=$(((SOAK_N + SOAK_RATE - 1) / SOAK_RATE))
+        REALISTIC_DEFINE_ONLY=1
+        # shellcheck source=bench/realistic.sh
+        source "$ROOT/bench/realistic.sh"
+        local kind name share clients=$((SOAK_CLIENTS / ${#REALISTIC_KINDS[@]}))
+        ((clients > 0)) || clients=1
+        for kind in "${REALISTIC_KINDS[@]}"; do
+            read -r name share _ <<<"$kind"
+            ((SOAK_RATE * share / 100 / clients > 0)) ||
+                die "SOAK_RATE=$SOAK_RATE gives $name's $clients connections less than a request per second each"
+        done
     fi
     build_mock
     start_mock
@@ -400,19 +414,8 @@ soak() {
     local idle_kb
     idle_kb=$(status_kb "$MOCK_PID" VmRSS)
     if [[ -n $SOAK_TOKENS ]]; then
-        SOAK_DURATION=$(((SOAK_N + SOAK_RATE - 1) / SOAK_RATE))
-        REALISTIC_DEFINE_ONLY=1
-        # shellcheck source=bench/realistic.sh
-        source "$ROOT/bench/realistic.sh"
         realistic_bodies
         realistic_tokens "$SOAK_TOKENS"
-        local kind name share clients=$((SOAK_CLIENTS / ${#REALISTIC_KINDS[@]}))
-        ((clients > 0)) || clients=1
-        for kind in "${REALISTIC_KINDS[@]}"; do
-            read -r name share _ <<<"$kind"
-            ((SOAK_RATE * share / 100 / clients > 0)) ||
-                die "SOAK_RATE=$SOAK_RATE gives $name's $clients connections less than a request per second each"
-        done
     fi
     say "bench: warm-up, $WARMUP_N requests"
     run_h2load "$MOCK_PID" "$MOCK_PORT" 4 100 "$WARMUP_N" "" >/dev/null
@@ -497,9 +500,9 @@ fi
 # ---------------------------------------------------------------------------------------------------------------
 # The comparison
 # ---------------------------------------------------------------------------------------------------------------
+[[ -z $BASELINE_BIN || -x $BASELINE_BIN ]] || die "BASELINE_BIN=$BASELINE_BIN is not an executable"
 build_mock
 if [[ -n $BASELINE_BIN ]]; then
-    [[ -x $BASELINE_BIN ]] || die "BASELINE_BIN=$BASELINE_BIN is not an executable"
     say "bench: baseline BASELINE_BIN=$BASELINE_BIN, measured beside this build"
 fi
 start_nghttpd

@@ -17,26 +17,38 @@ struct HotPathOptionalsTests {
         "Sources/MockAPNs/Validation/Rejection.swift",
     ]
 
-    /// A stored `var` of the type declared `T?` with no initial value (a computed one ends with `{`).
+    /// A stored `var` of the type declared `T?` or `T!` with no initial value, whatever its modifiers, observers or
+    /// trailing comment (a computed one goes on with `{` and no observer).
     static func implicitNils(in source: String) -> [String] {
-        let declaration = /^    (?:(?:public|private|fileprivate|internal)(?:\(set\))? )*var \w+: [^={]*\?\s*$/
+        let words = "public|private|fileprivate|internal|package|nonisolated|weak|unowned|lazy"
+        let modifiers = #"(?:(?:@\w+(?:\([^)]*\))?|"# + words + #")(?:\([^)]*\))? )*"#
+        let declaration = try! Regex(
+            "^    " + modifiers + #"var \w+\s*:\s*[^={]*[?!]\s*(?:\{\s*(?:didSet|willSet)\b.*|//.*)?$"#)
         return source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             .filter { $0.wholeMatch(of: declaration) != nil }
     }
 
-    @Test("the check finds a `T?` property and passes `Optional<T>`, an initial value and a computed one")
+    @Test("the check finds `T?` and `T!` properties and passes `Optional<T>`, an initial value and a computed one")
     func checkFindsImplicitNil() {
         let source = """
             struct Sample {
                 public var note: String?
                 private(set) var box: Box?
+                @exclusivity(unchecked) nonisolated(unsafe) var guarded: Int? // why
+                var unwrapped: String!
+                var observed: String? { didSet { count += 1 } }
                 var spelled: Optional<String>
                 var initial: String? = nil
                 var computed: String? { nil }
                     var nested: String?
             }
             """
-        #expect(Self.implicitNils(in: source) == ["    public var note: String?", "    private(set) var box: Box?"])
+        #expect(
+            Self.implicitNils(in: source) == [
+                "    public var note: String?", "    private(set) var box: Box?",
+                "    @exclusivity(unchecked) nonisolated(unsafe) var guarded: Int? // why",
+                "    var unwrapped: String!", "    var observed: String? { didSet { count += 1 } }",
+            ])
     }
 
     @Test("the per-push values declare no `T?` stored property", arguments: files)
