@@ -3,28 +3,29 @@
 # Sourced by bench/run.sh, bench/lib.sh, bench/phone-center.sh, bench/control-under-load.sh and
 # bench/inspector-queries.sh; the script that sources it defines `die`.
 
-# whole_setting NAME MIN MAX: the setting NAME must be a whole number from MIN to MAX; it is then read as decimal
-# (a leading zero is not octal).
+# whole_in MIN MAX VALUE: whether VALUE is a whole number from MIN to MAX (read as decimal: a leading zero is not
+# octal).
+whole_in() { [[ $3 =~ ^[0-9]{1,10}$ ]] && ((10#$3 >= $1 && 10#$3 <= $2)); }
+
+# whole_setting NAME MIN MAX: the setting NAME must be a whole number from MIN to MAX; it is then read as decimal.
 whole_setting() {
-    local name=$1 min=$2 max=$3 value=${!1}
-    [[ $value =~ ^[0-9]{1,10}$ ]] && ((10#$value >= min && 10#$value <= max)) ||
-        die "$name must be a whole number from $min to $max, got '$value'"
-    printf -v "$name" '%d' "$((10#$value))"
+    whole_in "$2" "$3" "${!1}" || die "$1 must be a whole number from $2 to $3, got '${!1}'"
+    printf -v "$1" '%d' "$((10#${!1}))"
 }
 
 # whole_settings_list NAME MIN MAX: the setting NAME must be whole numbers from MIN to MAX, separated by spaces (at
 # least one); each is then read as decimal.
 whole_settings_list() {
-    local name=$1 min=$2 max=$3 item checked=()
+    local item checked=()
     local -a items
     read -r -a items <<<"${!1}"
-    ((${#items[@]} > 0)) || die "$name must be whole numbers from $min to $max separated by spaces, got '${!1}'"
     for item in "${items[@]}"; do
-        [[ $item =~ ^[0-9]{1,10}$ ]] && ((10#$item >= min && 10#$item <= max)) ||
-            die "$name must be whole numbers from $min to $max separated by spaces, got '${!1}'"
+        whole_in "$2" "$3" "$item" || break
         checked+=("$((10#$item))")
     done
-    printf -v "$name" '%s' "${checked[*]}"
+    ((${#items[@]} > 0 && ${#checked[@]} == ${#items[@]})) ||
+        die "$1 must be whole numbers from $2 to $3 separated by spaces, got '${!1}'"
+    printf -v "$1" '%s' "${checked[*]}"
 }
 
 # executable_setting NAME: the setting NAME must name an executable file (a mock-apns build).

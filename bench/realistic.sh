@@ -18,7 +18,7 @@
 # Settings: REALISTIC (1; 0 skips), REALISTIC_TOKENS ("1000 100000"), REALISTIC_N (N_C4); with run.sh's BASELINE_BIN
 # the baseline server takes its turn here too and the table ends with "this build / baseline".
 
-# bench/run.sh checks both; bench/profile.sh and the soak set only the functions' inputs.
+# bench/run.sh checks both when they are given; bench/profile.sh and the soak set only the functions' inputs.
 REALISTIC_TOKENS=${REALISTIC_TOKENS:-"1000 100000"}
 REALISTIC_N=${REALISTIC_N:-$N_C4}
 

@@ -88,10 +88,9 @@ whole_setting SOAK_RATE 100 1000000
 whole_setting RECORD_MEMORY 0 1
 REALISTIC=${REALISTIC:-1}
 whole_setting REALISTIC 0 1
-REALISTIC_TOKENS=${REALISTIC_TOKENS:-"1000 100000"}
-whole_settings_list REALISTIC_TOKENS 1 1000000
-REALISTIC_N=${REALISTIC_N:-$N_C4}
-whole_setting REALISTIC_N 1000 100000000
+# Their defaults are bench/realistic.sh's.
+[[ -z ${REALISTIC_TOKENS:-} ]] || whole_settings_list REALISTIC_TOKENS 1 1000000
+[[ -z ${REALISTIC_N:-} ]] || whole_setting REALISTIC_N 1000 100000000
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tools
