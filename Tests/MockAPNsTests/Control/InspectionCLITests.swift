@@ -68,11 +68,17 @@ struct InspectionCLITests {
             try await sendPush(server)
             // The deadline is checked between chunks: on a loaded 2-core CI host the header alone came after 5 s
             // (the debug build starting beside other suites), and the read stopped there.
-            let output = out.fileHandleForReading.read(until: "Order ready", timeout: .seconds(30))
+            // Read off the pool: this server is in-process, and its control API answers the child on the same few
+            // threads the test suites share. A blocking read here holds one of two for up to 30 s; in CI
+            // (2026-11-27) the child twice got no answer within its 10 s, likely while other blocking reads held
+            // the rest.
+            let reader = out.fileHandleForReading
+            let output = try await offPool { reader.read(until: "Order ready", timeout: .seconds(30)) }
             guard output.contains("\"Order ready\"") else {
                 // Once (2026-11-27) the child printed nothing and its output ended after 32 s: say why it stopped.
                 if process.isRunning { process.terminate() }
-                let said = errors.fileHandleForReading.read(until: "\u{0}", timeout: .seconds(2))
+                let errorReader = errors.fileHandleForReading
+                let said = try await offPool { errorReader.read(until: "\u{0}", timeout: .seconds(2)) }
                 Issue.record("no record in 30 s; stdout \(output.debugDescription), stderr \(said.debugDescription)")
                 return
             }
