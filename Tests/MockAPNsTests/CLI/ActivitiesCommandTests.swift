@@ -118,8 +118,7 @@ struct ActivitiesCommandTests {
             let (_, token) = try await ActivityAPITests.startTaxi(server)
             _ = try await ActivityAPITests.update(server, token)
             // Off the pool, as in InspectionCLITests' --follow: the in-process server answers the child there.
-            let reader = out.fileHandleForReading
-            let output = try await offPool { reader.read(until: "pushed (applied)", timeout: .seconds(5)) }
+            let output = try await out.fileHandleForReading.readOffPool(until: "pushed (applied)", timeout: .seconds(5))
             #expect(output.hasPrefix("CHANGE "), "\(output)")
             #expect(output.contains("\nstarted "), "\(output)")
             #expect(output.contains("\npushed (applied) "), "\(output)")

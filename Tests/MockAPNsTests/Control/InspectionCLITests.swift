@@ -72,13 +72,11 @@ struct InspectionCLITests {
             // threads the test suites share. A blocking read here holds one of two for up to 30 s; in CI
             // (2026-11-27) the child twice got no answer within its 10 s, likely while other blocking reads held
             // the rest.
-            let reader = out.fileHandleForReading
-            let output = try await offPool { reader.read(until: "Order ready", timeout: .seconds(30)) }
+            let output = try await out.fileHandleForReading.readOffPool(until: "Order ready", timeout: .seconds(30))
             guard output.contains("\"Order ready\"") else {
                 // Once (2026-11-27) the child printed nothing and its output ended after 32 s: say why it stopped.
                 if process.isRunning { process.terminate() }
-                let errorReader = errors.fileHandleForReading
-                let said = try await offPool { errorReader.read(until: "\u{0}", timeout: .seconds(2)) }
+                let said = try await errors.fileHandleForReading.readOffPool(until: "\u{0}", timeout: .seconds(2))
                 Issue.record("no record in 30 s; stdout \(output.debugDescription), stderr \(said.debugDescription)")
                 return
             }

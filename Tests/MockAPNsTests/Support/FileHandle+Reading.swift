@@ -27,6 +27,12 @@ extension FileHandle {
         read(after: text, timeout: timeout) { $0.contains(marker) }
     }
 
+    /// `read(until:timeout:)` on a thread of its own, awaited: the wait does not hold one of the two threads an
+    /// in-process server's control API answers on (a child talking to that server then got no answer in CI).
+    func readOffPool(until marker: String, timeout: Duration) async throws -> String {
+        try await offPool { self.read(until: marker, timeout: timeout) }
+    }
+
     /// `text` and what arrives after it, until `done` holds for all of it, the output ends or (checked between
     /// chunks) `timeout` passes.
     func read(after text: String = "", timeout: Duration, until done: (String) -> Bool) -> String {
