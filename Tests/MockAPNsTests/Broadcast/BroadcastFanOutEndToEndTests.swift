@@ -56,7 +56,7 @@ struct BroadcastFanOutEndToEndTests {
         let headers = BroadcastSendEndToEndTests.headers(
             channel: channel, ["apns-expiration": expiration, "apns-priority": priority])
         let response = try await offPool {
-            try Curl.request(port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
+            try Curl.requestBlocking(port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
         }
         let record = server.journal.records().last {
             $0.kind == .broadcast && $0.rawJSON?["channel"] == .string(channel)
@@ -306,7 +306,7 @@ struct BroadcastFanOutEndToEndTests {
             // One stream per connection: after a refusal APNs (and the mock) allows a connection one stream at a
             // time, and h2load counts the streams then refused as errors.
             let headers = BroadcastSendEndToEndTests.headers(channel: Self.plain)
-            let run = try await Subprocess.runOnOwnThread(
+            let run = try await Subprocess.run(
                 "/usr/bin/h2load",
                 ["-c", "4", "-m", "1", "-n", "1000", "-d", body.path]
                     + headers.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }

@@ -10,8 +10,8 @@ struct BroadcastSendEndToEndTests {
     static let update = #"{"aps":{"timestamp":1700000000,"event":"update","content-state":{"score":"1-0"}}}"#
 
     /// A channel of `policy` created through the channel port: its id.
-    static func channel(_ server: MockAPNsServer, policy: Int) throws -> String {
-        let created = try ChannelManagementEndToEndTests.create(server, policy: policy)
+    static func channel(_ server: MockAPNsServer, policy: Int) async throws -> String {
+        let created = try await ChannelManagementEndToEndTests.create(server, policy: policy)
         return try #require(created.headers["apns-channel-id"])
     }
 
@@ -28,8 +28,8 @@ struct BroadcastSendEndToEndTests {
     @Test("accepts a broadcast 200 with apns-request-id and apns-unique-id, records it as kind broadcast")
     func accepted() async throws {
         try await withTestServer { server in
-            let id = try Self.channel(server, policy: 0)
-            let response = try Curl.request(
+            let id = try await Self.channel(server, policy: 0)
+            let response = try await Curl.request(
                 port: server.port, path: Self.path, headers: Self.headers(channel: id), body: Self.update)
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
@@ -39,7 +39,7 @@ struct BroadcastSendEndToEndTests {
             #expect(response.headers["apns-id"] == nil)
 
             let given = "123e4567-e89b-12d3-a456-426614174000"
-            let echoed = try Curl.request(
+            let echoed = try await Curl.request(
                 port: server.port, path: Self.path, headers: Self.headers(channel: id, ["apns-request-id": given]),
                 body: Self.update)
             #expect(echoed.headers["apns-request-id"] == given)
@@ -59,27 +59,27 @@ struct BroadcastSendEndToEndTests {
         var scenario = Scenario.embeddedDefault(port: 0)
         scenario.world.fidelity.broadcastsPerHourPolicy0 = 2
         try await withTestServer(scenario: scenario) { server in
-            let plain = try Self.channel(server, policy: 0)
-            let stored = try Self.channel(server, policy: 1)
-            func send(_ id: String) throws -> Curl.Response {
-                try Curl.request(
+            let plain = try await Self.channel(server, policy: 0)
+            let stored = try await Self.channel(server, policy: 1)
+            func send(_ id: String) async throws -> Curl.Response {
+                try await Curl.request(
                     port: server.port, path: Self.path, headers: Self.headers(channel: id), body: Self.update)
             }
-            #expect(try send(plain).status == 200)
-            #expect(try send(plain).status == 200)
-            let over = try send(plain)
+            await #expect(try send(plain).status == 200)
+            await #expect(try send(plain).status == 200)
+            let over = try await send(plain)
             #expect(over.status == 429)
             #expect(ChannelManagementEndToEndTests.reason(over) == "TooManyRequests")
-            #expect(try send(plain).status == 429)
+            await #expect(try send(plain).status == 429)
             // Policy 1 has its own budget (unlimited here), and refused broadcasts are not counted or sent.
-            for _ in 0..<3 { #expect(try send(stored).status == 200) }
+            for _ in 0..<3 { await #expect(try send(stored).status == 200) }
             #expect(server.engine.channels.all().first { $0.channel.id == plain }?.messagesSent == 2)
             let record = try #require(
                 server.journal.records().last { $0.kind == .broadcast && $0.rawJSON?["status"] == 429 })
             #expect(record.rawJSON?["rule"] == "channel.budget")
             // The hour moves with the mock's clock.
             try await server.control.advanceClock(by: .seconds(3601))
-            #expect(try send(plain).status == 200)
+            await #expect(try send(plain).status == 200)
         }
     }
 
@@ -104,14 +104,14 @@ struct BroadcastSendEndToEndTests {
     @Test("a policy-1 channel takes a non-zero apns-expiration; a policy-0 one answers it 400 BadExpirationDate")
     func expirationByPolicy() async throws {
         try await withTestServer { server in
-            let stored = try Self.channel(server, policy: 1)
-            let plain = try Self.channel(server, policy: 0)
+            let stored = try await Self.channel(server, policy: 1)
+            let plain = try await Self.channel(server, policy: 0)
             let later = String(Int(Date().timeIntervalSince1970) + 3600)
-            let ok = try Curl.request(
+            let ok = try await Curl.request(
                 port: server.port, path: Self.path,
                 headers: Self.headers(channel: stored, ["apns-expiration": later]), body: Self.update)
             #expect(ok.status == 200)
-            let refused = try Curl.request(
+            let refused = try await Curl.request(
                 port: server.port, path: Self.path,
                 headers: Self.headers(channel: plain, ["apns-expiration": later]), body: Self.update)
             #expect(refused.status == 400)
@@ -150,10 +150,10 @@ struct BroadcastSendEndToEndTests {
         async throws
     {
         try await withTestServer { server in
-            let id = try Self.channel(server, policy: 0)
+            let id = try await Self.channel(server, policy: 0)
             var headers = Self.headers(channel: id)
             for (name, value) in changes { headers[name] = value }
-            let response = try Curl.request(port: server.port, path: path, headers: headers, body: body)
+            let response = try await Curl.request(port: server.port, path: path, headers: headers, body: body)
             #expect(response.status == status)
             #expect(ChannelManagementEndToEndTests.reason(response) == reason)
             #expect(response.headers["apns-request-id"] != nil)
@@ -170,12 +170,12 @@ struct BroadcastSendEndToEndTests {
                 id: "cHJvZHVjdGlvbg==", bundleID: Self.app, environment: .production, storagePolicy: .noStorage,
                 createdAt: Date(), declared: true)
             server.engine.channels.reset(declared: [production])
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: Self.path, headers: Self.headers(channel: production.id), body: Self.update)
             #expect(response.status == 400)
             #expect(ChannelManagementEndToEndTests.reason(response) == "ChannelNotRegistered")
-            let mine = try Self.channel(server, policy: 0)
-            let otherApp = try Curl.request(
+            let mine = try await Self.channel(server, policy: 0)
+            let otherApp = try await Curl.request(
                 port: server.port, path: "/4/broadcasts/apps/com.example.other", headers: Self.headers(channel: mine),
                 body: Self.update)
             #expect(otherApp.status == 400)
@@ -186,19 +186,16 @@ struct BroadcastSendEndToEndTests {
     @Test("creates and broadcasts from parallel clients at once: every answer right, every record kept")
     func concurrent() async throws {
         try await withTestServer { server in
-            let id = try Self.channel(server, policy: 1)
+            let id = try await Self.channel(server, policy: 1)
             let clients = 6
             let answers = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<clients {
                     group.addTask {
-                        try await offPool {
-                            let created = try ChannelManagementEndToEndTests.create(server).status
-                            let sent = try Curl.request(
-                                port: server.port, path: Self.path, headers: Self.headers(channel: id),
-                                body: Self.update
-                            ).status
-                            return [created, sent]
-                        }
+                        let created = try await ChannelManagementEndToEndTests.create(server).status
+                        let sent = try await Curl.request(
+                            port: server.port, path: Self.path, headers: Self.headers(channel: id), body: Self.update
+                        ).status
+                        return [created, sent]
                     }
                 }
                 var all: [[Int]] = []
@@ -223,13 +220,13 @@ struct BroadcastSendEndToEndTests {
     @Test("device pushes still get apns-id answers beside broadcasts on one connection's port")
     func devicePushUnchanged() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
                 body: EndToEndTests.alert)
             #expect(response.status == 200)
             #expect(response.headers["apns-id"] != nil)
             #expect(response.headers["apns-request-id"] == nil)
-            let onChannels = try Curl.request(
+            let onChannels = try await Curl.request(
                 port: server.port, path: "/1/apps/\(Self.app)/channels", headers: EndToEndTests.pushHeaders(),
                 body: #"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#)
             #expect(onChannels.status == 404)

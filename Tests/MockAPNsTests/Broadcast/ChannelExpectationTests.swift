@@ -24,8 +24,8 @@ struct ChannelExpectationTests {
 
     /// A broadcast of `body` to `channel` over curl: its status.
     @discardableResult
-    static func broadcast(_ server: MockAPNsServer, channel: String, expiration: String = "0") throws -> Int {
-        let response = try Curl.request(
+    static func broadcast(_ server: MockAPNsServer, channel: String, expiration: String = "0") async throws -> Int {
+        let response = try await Curl.request(
             port: server.port, path: BroadcastSendEndToEndTests.path,
             headers: BroadcastSendEndToEndTests.headers(channel: channel, ["apns-expiration": expiration]),
             body: BroadcastSendEndToEndTests.update)
@@ -92,11 +92,11 @@ struct ChannelExpectationTests {
             """
         let scenario = try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/")
         try await withTestServer(scenario: scenario) { server in
-            _ = try ChannelManagementEndToEndTests.create(server, policy: 0)
-            #expect(try Self.broadcast(server, channel: Self.declared) == 200)
-            #expect(try Self.broadcast(server, channel: Self.declared) == 200)
+            _ = try await ChannelManagementEndToEndTests.create(server, policy: 0)
+            await #expect(try Self.broadcast(server, channel: Self.declared) == 200)
+            await #expect(try Self.broadcast(server, channel: Self.declared) == 200)
             let later = String(Int(Date().timeIntervalSince1970) + 3600)
-            #expect(try Self.broadcast(server, channel: Self.declared, expiration: later) == 400)
+            await #expect(try Self.broadcast(server, channel: Self.declared, expiration: later) == 400)
             let report = scenario.verify(server.journal.records(), startedAt: .distantPast)
             let summaries = report.items.map { "\($0.name): \($0.passed) \($0.summary) \($0.details)" }
             #expect(report.items.map(\.passed) == [true, true, false, true], "\(summaries)")
@@ -116,7 +116,7 @@ struct ChannelExpectationTests {
             """
         let scenario = try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/")
         try await withTestServer(scenario: scenario) { server in
-            #expect(try Self.broadcast(server, channel: Self.declared) == 200)
+            await #expect(try Self.broadcast(server, channel: Self.declared) == 200)
             let item = try #require(scenario.verify(server.journal.records(), startedAt: .distantPast).items.first)
             #expect(!item.passed)
             let text = item.details.joined(separator: "\n")
@@ -130,8 +130,8 @@ struct ChannelExpectationTests {
         let yaml = "channels:\n  - { id: \"\(Self.declared)\", app: com.example.app }"
         let scenario = try ScenarioLoader.parse(yaml: yaml, sourcePath: nil, baseDirectory: "/")
         try await withTestServer(scenario: scenario) { server in
-            _ = try ChannelManagementEndToEndTests.create(server, policy: 0)
-            #expect(try Self.broadcast(server, channel: Self.declared) == 200)
+            _ = try await ChannelManagementEndToEndTests.create(server, policy: 0)
+            await #expect(try Self.broadcast(server, channel: Self.declared) == 200)
             let records = server.journal.records()
             func matching(_ text: String) throws -> [String] {
                 let query = JournalQuery(search: try RecordSearch(text))
@@ -153,9 +153,9 @@ struct ChannelExpectationTests {
     @Test("expectBroadcast and expectChannelOperation pass on what arrived, and a miss is recorded at the caller")
     func swiftHelpers() async throws {
         try await withMockAPNs { server in
-            let created = try ChannelManagementEndToEndTests.create(server.server, policy: 0)
+            let created = try await ChannelManagementEndToEndTests.create(server.server, policy: 0)
             let id = try #require(created.headers["apns-channel-id"])
-            #expect(try Self.broadcast(server.server, channel: id) == 200)
+            await #expect(try Self.broadcast(server.server, channel: id) == 200)
 
             let broadcasts = try await server.expectBroadcast(channel: id, matching: JournalQuery(status: 200))
             #expect(broadcasts.first?.otherKindMember("channel") == .string(id))

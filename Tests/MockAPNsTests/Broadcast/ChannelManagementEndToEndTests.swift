@@ -14,8 +14,8 @@ struct ChannelManagementEndToEndTests {
         return headers
     }
 
-    static func create(_ server: MockAPNsServer, policy: Int = 1) throws -> Curl.Response {
-        try Curl.request(
+    static func create(_ server: MockAPNsServer, policy: Int = 1) async throws -> Curl.Response {
+        try await Curl.request(
             port: server.channelsPort, path: channels, headers: headers(),
             body: #"{"message-storage-policy": \#(policy), "push-type": "LiveActivity"}"#)
     }
@@ -28,7 +28,7 @@ struct ChannelManagementEndToEndTests {
     func lifecycle() async throws {
         try await withTestServer { server in
             #expect(server.channelsPort != server.port && server.channelsPort > 0)
-            let created = try Self.create(server)
+            let created = try await Self.create(server)
             #expect(created.httpVersion == "2")
             #expect(created.status == 201)
             #expect(created.body.isEmpty)
@@ -37,7 +37,7 @@ struct ChannelManagementEndToEndTests {
             #expect(APNsValidator.isCanonicalUUID(try #require(created.headers["apns-request-id"])))
             #expect(created.headers["apns-id"] == nil)
 
-            let read = try Curl.request(
+            let read = try await Curl.request(
                 port: server.channelsPort, path: Self.channels, method: "GET",
                 headers: Self.headers(["apns-channel-id": id]))
             #expect(read.status == 200)
@@ -45,21 +45,21 @@ struct ChannelManagementEndToEndTests {
             #expect(body["message-storage-policy"] == .number("1"))
             #expect(body["push-type"] == "LiveActivity")
 
-            let other = try Self.create(server, policy: 0)
+            let other = try await Self.create(server, policy: 0)
             let otherID = try #require(other.headers["apns-channel-id"])
             #expect(otherID != id)
-            let list = try Curl.request(
+            let list = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET",
                 headers: Self.headers())
             #expect(list.status == 200)
             #expect(try JSONParser.parse(list.body)["channels"] == .array([.string(id), .string(otherID)]))
 
-            let deleted = try Curl.request(
+            let deleted = try await Curl.request(
                 port: server.channelsPort, path: Self.channels, method: "DELETE",
                 headers: Self.headers(["apns-channel-id": id]))
             #expect(deleted.status == 204)
             #expect(deleted.body.isEmpty)
-            let again = try Curl.request(
+            let again = try await Curl.request(
                 port: server.channelsPort, path: Self.channels, method: "GET",
                 headers: Self.headers(["apns-channel-id": id]))
             #expect(again.status == 400)
@@ -84,9 +84,9 @@ struct ChannelManagementEndToEndTests {
         try await withTestServer { server in
             var seen: Set<String> = []
             for _ in 0..<5 {
-                let id = try #require(try Self.create(server).headers["apns-channel-id"])
+                let id = try await #require(try Self.create(server).headers["apns-channel-id"])
                 #expect(seen.insert(id).inserted)
-                let deleted = try Curl.request(
+                let deleted = try await Curl.request(
                     port: server.channelsPort, path: Self.channels, method: "DELETE",
                     headers: Self.headers(["apns-channel-id": id]))
                 #expect(deleted.status == 204)
@@ -98,12 +98,12 @@ struct ChannelManagementEndToEndTests {
     func requestID() async throws {
         try await withTestServer { server in
             let given = "123e4567-e89b-12d3-a456-426614174000"
-            let echoed = try Curl.request(
+            let echoed = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET",
                 headers: Self.headers(["apns-request-id": given]))
             #expect(echoed.status == 200)
             #expect(echoed.headers["apns-request-id"] == given)
-            let bad = try Curl.request(
+            let bad = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET",
                 headers: Self.headers(["apns-request-id": "not-a-uuid"]))
             #expect(bad.status == 400)
@@ -152,7 +152,7 @@ struct ChannelManagementEndToEndTests {
         method: String, path: String, extra: [String: String], body: String?, status: Int, reason: String
     ) async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.channelsPort, path: path, method: method, headers: Self.headers(extra), body: body)
             #expect(response.status == status)
             #expect(Self.reason(response) == reason)
@@ -166,16 +166,16 @@ struct ChannelManagementEndToEndTests {
     @Test("authenticates like the device port: no token 403 MissingProviderToken, a bad one InvalidProviderToken")
     func providerTokens() async throws {
         try await withTestServer { server in
-            let missing = try Curl.request(
+            let missing = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET")
             #expect(missing.status == 403)
             #expect(Self.reason(missing) == "MissingProviderToken")
-            let invalid = try Curl.request(
+            let invalid = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET",
                 headers: ["authorization": "bearer not.a.jwt"])
             #expect(invalid.status == 403)
             #expect(Self.reason(invalid) == "InvalidProviderToken")
-            let old = try Curl.request(
+            let old = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/\(Self.app)/all-channels", method: "GET",
                 headers: Self.headers(token: testProviderToken(at: Date().addingTimeInterval(-7200))))
             #expect(old.status == 403)
@@ -188,12 +188,12 @@ struct ChannelManagementEndToEndTests {
         var scenario = Scenario.embeddedDefault(port: 0)
         scenario.world.fidelity.maxChannelsPerApp = 2
         try await withTestServer(scenario: scenario) { server in
-            #expect(try Self.create(server).status == 201)
-            #expect(try Self.create(server).status == 201)
-            let third = try Self.create(server)
+            await #expect(try Self.create(server).status == 201)
+            await #expect(try Self.create(server).status == 201)
+            let third = try await Self.create(server)
             #expect(third.status == 400)
             #expect(Self.reason(third) == "CannotCreateChannelConfig")
-            let otherApp = try Curl.request(
+            let otherApp = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/com.example.other/channels", headers: Self.headers(),
                 body: #"{"message-storage-policy": 0, "push-type": "LiveActivity"}"#)
             #expect(otherApp.status == 201)
@@ -203,16 +203,16 @@ struct ChannelManagementEndToEndTests {
     @Test("takes APNSwift's undocumented forms (id in the path, GET /channels lists) and notes them on the record")
     func undocumentedForms() async throws {
         try await withTestServer { server in
-            let id = try #require(try Self.create(server).headers["apns-channel-id"])
+            let id = try await #require(try Self.create(server).headers["apns-channel-id"])
             let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
-            let read = try Curl.request(
+            let read = try await Curl.request(
                 port: server.channelsPort, path: "\(Self.channels)/\(escaped)", method: "GET", headers: Self.headers())
             #expect(read.status == 200)
-            let list = try Curl.request(
+            let list = try await Curl.request(
                 port: server.channelsPort, path: Self.channels, method: "GET", headers: Self.headers())
             #expect(list.status == 200)
             #expect(try JSONParser.parse(list.body)["channels"] == .array([.string(id)]))
-            let deleted = try Curl.request(
+            let deleted = try await Curl.request(
                 port: server.channelsPort, path: "\(Self.channels)/\(escaped)", method: "DELETE",
                 headers: Self.headers())
             #expect(deleted.status == 204)
@@ -229,13 +229,13 @@ struct ChannelManagementEndToEndTests {
         var scenario = Scenario.embeddedDefault(port: 0)
         scenario.world.fidelity.acceptUndocumentedChannelForms = false
         try await withTestServer(scenario: scenario) { server in
-            let id = try #require(try Self.create(server).headers["apns-channel-id"])
+            let id = try await #require(try Self.create(server).headers["apns-channel-id"])
             let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
-            let read = try Curl.request(
+            let read = try await Curl.request(
                 port: server.channelsPort, path: "\(Self.channels)/\(escaped)", method: "GET", headers: Self.headers())
             #expect(read.status == 404)
             #expect(Self.reason(read) == "BadPath")
-            let list = try Curl.request(
+            let list = try await Curl.request(
                 port: server.channelsPort, path: Self.channels, method: "GET", headers: Self.headers())
             #expect(list.status == 400)
             #expect(Self.reason(list) == "MissingChannelId")
@@ -248,12 +248,12 @@ struct ChannelManagementEndToEndTests {
         scenario.world.devicePolicy = .strict
         scenario.world.apps = ["com.example.app": AppRecord(bundleID: "com.example.app")]
         try await withTestServer(scenario: scenario) { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.channelsPort, path: "/1/apps/com.example.unknown/all-channels", method: "GET",
                 headers: Self.headers())
             #expect(response.status == 400)
             #expect(Self.reason(response) == "FeatureNotEnabled")
-            #expect(try Self.create(server).status == 201)
+            await #expect(try Self.create(server).status == 201)
         }
     }
 }

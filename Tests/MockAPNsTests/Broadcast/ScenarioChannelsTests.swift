@@ -65,9 +65,9 @@ struct ScenarioChannelsTests {
         scenario.channels = [ChannelDeclaration(id: "c2NvcmVzLTE=", bundleID: "com.example.app")]
         try await withTestServer(scenario: scenario) { server in
             #expect(try await server.control.channels().map(\.id) == ["c2NvcmVzLTE="])
-            let created = try ChannelManagementEndToEndTests.create(server)
+            let created = try await ChannelManagementEndToEndTests.create(server)
             let id = try #require(created.headers["apns-channel-id"])
-            let deleted = try Curl.request(
+            let deleted = try await Curl.request(
                 port: server.channelsPort, path: ChannelManagementEndToEndTests.channels, method: "DELETE",
                 headers: ChannelManagementEndToEndTests.headers(["apns-channel-id": "c2NvcmVzLTE="]))
             #expect(deleted.status == 204)

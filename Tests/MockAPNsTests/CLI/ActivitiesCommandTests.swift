@@ -9,7 +9,7 @@ struct ActivitiesCommandTests {
     func run(_ arguments: [String], _ control: MockAPNsControlAPI) async throws -> (
         status: Int32, output: String, errors: String
     ) {
-        try await offPool { try CLITests.run(["activities"] + arguments + ["--control-url", control.url]) }
+        try await CLITests.run(["activities"] + arguments + ["--control-url", control.url])
     }
 
     @Test("a table of type, state, short token, last content-state and outcome counts; filters; JSON lines")
@@ -85,7 +85,8 @@ struct ActivitiesCommandTests {
             // The command, pasted: it lists exactly that start, whose reason names the declared types.
             let path = DocSnippetRunner.executableFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
             let listed = try await offPool {
-                try Subprocess.run("/usr/bin/env", ["PATH=\(path)", "NO_COLOR=1", "bash", "-c", command + " --json"])
+                try Subprocess.runBlocking(
+                    "/usr/bin/env", ["PATH=\(path)", "NO_COLOR=1", "bash", "-c", command + " --json"])
             }
             #expect(listed.status == 0, "\(listed.errors)")
             let records = listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
@@ -118,7 +119,7 @@ struct ActivitiesCommandTests {
             let (_, token) = try await ActivityAPITests.startTaxi(server)
             _ = try await ActivityAPITests.update(server, token)
             // Off the pool, as in InspectionCLITests' --follow: the in-process server answers the child there.
-            let output = try await out.fileHandleForReading.readOffPool(until: "pushed (applied)", timeout: .seconds(5))
+            let output = await out.fileHandleForReading.read(until: "pushed (applied)", timeout: .seconds(5))
             #expect(output.hasPrefix("CHANGE "), "\(output)")
             #expect(output.contains("\nstarted "), "\(output)")
             #expect(output.contains("\npushed (applied) "), "\(output)")
@@ -136,7 +137,7 @@ struct ActivitiesCommandTests {
     func badFlags(arguments: [String], message: String) async throws {
         // Nothing listens on port 9: the message is the flag's, so it was checked first.
         let result = try await offPool {
-            try CLITests.run(["activities"] + arguments + ["--control-url", "http://127.0.0.1:9"])
+            try CLITests.runBlocking(["activities"] + arguments + ["--control-url", "http://127.0.0.1:9"])
         }
         #expect(result.status == 2, "\(result.errors)")
         #expect(result.errors.contains(message), "\(result.errors)")

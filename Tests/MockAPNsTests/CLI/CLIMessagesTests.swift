@@ -19,7 +19,7 @@ struct CLIMessagesTests {
     func apnsPortInUse() async throws {
         try await withTestServer { server in
             let port = server.port
-            let result = try await offPool { try CLITests.run(["serve", "--port", String(port), "--no-control"]) }
+            let result = try await CLITests.run(["serve", "--port", String(port), "--no-control"])
             #expect(result.status == 1)
             let message = result.errors
             #expect(
@@ -38,7 +38,7 @@ struct CLIMessagesTests {
     func controlPortInUse() async throws {
         try await withControlServer { _, control in
             let result = try await offPool {
-                try CLITests.run(["serve", "--port", "0", "--control-port", String(control.port)])
+                try CLITests.runBlocking(["serve", "--port", "0", "--control-port", String(control.port)])
             }
             #expect(result.status == 1)
             let message = result.errors
@@ -53,16 +53,16 @@ struct CLIMessagesTests {
     }
 
     @Test("an address that is not this machine's names --host")
-    func foreignAddress() throws {
-        let result = try CLITests.run(["serve", "--host", "192.0.2.1", "--port", "0", "--no-control"])
+    func foreignAddress() async throws {
+        let result = try await CLITests.run(["serve", "--host", "192.0.2.1", "--port", "0", "--no-control"])
         #expect(result.status == 1)
         #expect(result.errors.contains("'192.0.2.1' is not an address of this machine"), "\(result.errors)")
         #expect(result.errors.contains("Give --host an address of this machine"), "\(result.errors)")
     }
 
     @Test("a CLI with no server to talk to says refused, asks whether serve runs, and names --control-url")
-    func unreachableControlAPI() throws {
-        let result = try CLITests.run(["requests", "--control-url", "http://127.0.0.1:9"])
+    func unreachableControlAPI() async throws {
+        let result = try await CLITests.run(["requests", "--control-url", "http://127.0.0.1:9"])
         #expect(result.status == 1)
         #expect(
             result.errors.contains(
@@ -78,12 +78,12 @@ struct CLIMessagesTests {
     @Test("a missing control token names --control-token and the environment variable")
     func missingControlToken() async throws {
         try await withControlServer(token: "s3cret") { _, control in
-            let refused = try await offPool { try CLITests.run(["requests", "--control-url", control.url]) }
+            let refused = try await CLITests.run(["requests", "--control-url", control.url])
             #expect(refused.status == 1)
             #expect(refused.errors.contains("the control token is missing"), "\(refused.errors)")
             #expect(refused.errors.contains("--control-token TOKEN or $MOCK_APNS_CONTROL_TOKEN"), "\(refused.errors)")
             let allowed = try await offPool {
-                try CLITests.run(["requests", "--control-url", control.url, "--control-token", "s3cret"])
+                try CLITests.runBlocking(["requests", "--control-url", control.url, "--control-token", "s3cret"])
             }
             #expect(allowed.status == 0, "\(allowed.errors)")
         }
@@ -93,8 +93,8 @@ struct CLIMessagesTests {
         "refuses a misspelt --environment with a did-you-mean",
         arguments: [("prod", "production"), ("dev", "development"), ("Sandbox", "sandbox"), ("sandbx", "sandbox")]
     )
-    func environmentSpelling(typed: String, meant: String) throws {
-        let result = try CLITests.run(["serve", "--environment", typed, "--port", "0", "--no-control"])
+    func environmentSpelling(typed: String, meant: String) async throws {
+        let result = try await CLITests.run(["serve", "--environment", typed, "--port", "0", "--no-control"])
         #expect(result.status != 0)
         #expect(
             result.errors.contains(
@@ -105,16 +105,16 @@ struct CLIMessagesTests {
     }
 
     @Test("token refuses a team or key id that is not 10 characters of A-Z and 0-9")
-    func tokenIdentifiers() throws {
-        let short = try CLITests.run(["token", "--team", "bad"])
+    func tokenIdentifiers() async throws {
+        let short = try await CLITests.run(["token", "--team", "bad"])
         #expect(short.status != 0)
         #expect(short.errors.contains("--team must be your 10-character Team ID"), "\(short.errors)")
         #expect(short.errors.contains("got 'bad': it has 3 characters"), "\(short.errors)")
-        let lower = try CLITests.run(["token", "--key-id", "testkey001"])
+        let lower = try await CLITests.run(["token", "--key-id", "testkey001"])
         #expect(lower.status != 0)
         #expect(lower.errors.contains("--key-id must be the 10-character Key ID"), "\(lower.errors)")
         #expect(lower.errors.contains("'t' is not A-Z or 0-9 (upper case only)"), "\(lower.errors)")
-        let good = try CLITests.run(["token", "--team", "ABCDE12345", "--key-id", "TESTKEY001"])
+        let good = try await CLITests.run(["token", "--team", "ABCDE12345", "--key-id", "TESTKEY001"])
         #expect(good.status == 0, "\(good.errors)")
         #expect(
             try ProviderToken.parse(good.output.trimmingCharacters(in: .whitespacesAndNewlines)).issuer == "ABCDE12345"
@@ -122,23 +122,23 @@ struct CLIMessagesTests {
     }
 
     @Test("check counts in words: 1 key, 0 apps")
-    func checkPlurals() throws {
-        let result = try CLITests.run(["check", "scenarios/default.yaml"])
+    func checkPlurals() async throws {
+        let result = try await CLITests.run(["check", "scenarios/default.yaml"])
         #expect(result.output.contains("1 key, 0 apps, 0 devices, 0 rules"), "\(result.output)")
-        let strict = try CLITests.run(["check", "scenarios/strict.yaml"])
+        let strict = try await CLITests.run(["check", "scenarios/strict.yaml"])
         #expect(strict.output.contains("2 keys, 1 app, "), "\(strict.output)")
     }
 
     @Test("serve --help shows each default once")
-    func helpDefaults() throws {
-        let help = try CLITests.run(["serve", "--help"]).output
+    func helpDefaults() async throws {
+        let help = try await CLITests.run(["serve", "--help"]).output
         #expect(!help.contains("(default: 127.0.0.1)"), "\(help)")
         #expect(help.contains("Default: 127.0.0.1 (only this"), "\(help)")
     }
 
     @Test("the banner prints the watch command for this control API and token, and that command works")
     func bannerWatchCommand() async throws {
-        let serve = try ServeProcess(["--port", "0", "--control-token", "tok en'1"], in: Self.root)
+        let serve = try await ServeProcess(["--port", "0", "--control-token", "tok en'1"], in: Self.root)
         defer { serve.stop() }
         let url = try #require(serve.controlURL, "\(serve.banner)")
         let watch = try #require(serve.bannerLine(containing: "watch pushes"), "\(serve.banner)")
@@ -148,15 +148,15 @@ struct CLIMessagesTests {
         #expect(serve.errors.isEmpty, "\(serve.errors)")
         // The same options, without --follow, reach this server (the shell would unquote the token so).
         let listed = try await offPool {
-            try CLITests.run(["requests", "--control-url", url, "--control-token", "tok en'1"])
+            try CLITests.runBlocking(["requests", "--control-url", url, "--control-token", "tok en'1"])
         }
         #expect(listed.status == 0, "\(listed.errors)")
         #expect(listed.output.hasPrefix("SEQ"), "\(listed.output)")
     }
 
     @Test("the banner says when the control API is off, and starts with no log line")
-    func bannerWithoutControl() throws {
-        let serve = try ServeProcess(["--port", "0", "--no-control"], in: Self.root)
+    func bannerWithoutControl() async throws {
+        let serve = try await ServeProcess(["--port", "0", "--no-control"], in: Self.root)
         defer { serve.stop() }
         #expect(serve.banner.hasPrefix("mock-apns: scenario 'default', environment sandbox\n"), "\(serve.banner)")
         #expect(serve.banner.contains("  control API             off (--no-control)"), "\(serve.banner)")
@@ -164,10 +164,10 @@ struct CLIMessagesTests {
     }
 
     @Test("outside a checkout the banner names the CA file it wrote to the temporary folder")
-    func bannerTemporaryCA() throws {
+    func bannerTemporaryCA() async throws {
         let folder = try Self.emptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let serve = try ServeProcess(["--port", "0", "--no-control"], in: folder)
+        let serve = try await ServeProcess(["--port", "0", "--no-control"], in: folder)
         defer { serve.stop() }
         let line = try #require(serve.bannerLine(containing: "trust this CA"), "\(serve.banner)")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-ca.pem").path
@@ -184,13 +184,13 @@ struct CLIMessagesTests {
         let elsewhere = try Self.emptyFolder()
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         for serverFolder in [Self.root, elsewhere] {
-            let serve = try ServeProcess(["--port", "0"], in: serverFolder)
+            let serve = try await ServeProcess(["--port", "0"], in: serverFolder)
             defer { serve.stop() }
             let control = try #require(serve.controlURL, "\(serve.banner)")
             for name in ["strict", "faults", "live-activity", "token-refresh", "unregistered-after-first", "default"] {
                 // As docs/control-api.md writes it: curl -X PUT $C/v1/scenario --data-binary @scenarios/NAME.yaml
                 let result = try await offPool {
-                    try Subprocess.run(
+                    try Subprocess.runBlocking(
                         "/usr/bin/curl",
                         [
                             "-sS", "-w", "\n%{http_code}", "-X", "PUT", "\(control)/v1/scenario", "--data-binary",

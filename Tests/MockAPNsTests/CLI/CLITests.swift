@@ -9,19 +9,26 @@ struct CLITests {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("mock-apns").path
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try Subprocess.run(executable, arguments, in: AuthTestFiles.packageRoot)
+    /// Runs the built `mock-apns arguments` to the end from the package root, awaited on a thread of its own.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        try await Subprocess.run(executable, arguments, in: AuthTestFiles.packageRoot)
+    }
+
+    /// `run`, blocking: for code already off the pool.
+    static func runBlocking(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        try Subprocess.runBlocking(executable, arguments, in: AuthTestFiles.packageRoot)
     }
 
     @Test("mints a token the server accepts as verified")
     func token() async throws {
-        let result = try Self.run(["token"])
+        let result = try await Self.run(["token"])
         #expect(result.status == 0)
         let jwt = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let parsed = try ProviderToken.parse(jwt)
         #expect(parsed.keyID == "TESTKEY001")
         #expect(parsed.issuer == "TESTTEAM01")
-        let der = try Self.run(["token", "--p8", "certs/AuthKey_OTHERKEY01.p8", "--team", "OTHERTEAM1", "--key-id", "OTHERKEY01", "--der"])
+        let der = try await Self.run(
+            ["token", "--p8", "certs/AuthKey_OTHERKEY01.p8", "--team", "OTHERTEAM1", "--key-id", "OTHERKEY01", "--der"])
         #expect(try ProviderToken.parse(der.output.trimmingCharacters(in: .whitespacesAndNewlines)).issuer == "OTHERTEAM1")
     }
 
@@ -34,49 +41,49 @@ struct CLITests {
         ["serve", "--journal-max-bytes", "99999999999999999999GiB"], ["serve", "--ready-json=yes"],
         ["serve", "--exit-on-stdin-close", "now"], ["reset", "--to", "everything"],
     ])
-    func badFlags(arguments: [String]) throws {
-        let result = try Self.run(arguments)
+    func badFlags(arguments: [String]) async throws {
+        let result = try await Self.run(arguments)
         #expect(result.status != 0)
         #expect(result.errors.contains("Error:"), "\(result.errors)")
         #expect(result.errors.contains("Usage:") || result.errors.contains("Help:"), "\(result.errors)")
     }
 
     @Test("--journal-max-bytes out of range names the flag, the range and the value")
-    func journalMaxBytesMessage() throws {
-        let result = try Self.run(["serve", "--journal-max-bytes", "1KiB"])
+    func journalMaxBytesMessage() async throws {
+        let result = try await Self.run(["serve", "--journal-max-bytes", "1KiB"])
         #expect(result.status != 0)
         #expect(result.errors.contains("--journal-max-bytes"), "\(result.errors)")
         #expect(result.errors.contains("must be between 64KiB and 64GiB, got '1KiB'"), "\(result.errors)")
     }
 
     @Test("check refuses a rule delay beyond a day with file:line:column and the range, and does not crash")
-    func checkHugeDelay() throws {
+    func checkHugeDelay() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString).yaml").path
         try "rules:\n  - respond: { status: 200 }\n    delay: 99999999999999999999999m\n".write(
             toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try Self.run(["check", path])
+        let result = try await Self.run(["check", path])
         #expect(result.status == 1)
         #expect(result.errors.contains("\(path):3:12: rules[0].delay: must be at most 24h"), "\(result.errors)")
     }
 
     @Test("checks a good scenario file and names file, line and field of a bad one")
-    func check() throws {
-        let good = try Self.run(["check", "scenarios/strict.yaml"])
+    func check() async throws {
+        let good = try await Self.run(["check", "scenarios/strict.yaml"])
         #expect(good.status == 0)
         #expect(good.output.contains("OK"))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).yaml").path
         try "environment: sandbox\ndevices:\n  - token: abc\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let bad = try Self.run(["check", path])
+        let bad = try await Self.run(["check", path])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(path):3:"), "\(bad.errors)")
         #expect(bad.errors.contains("devices[0].token"), "\(bad.errors)")
     }
 
     @Test("refuses to serve a bad scenario file, naming the problem")
-    func serveBadScenario() throws {
-        let result = try Self.run(["serve", "--scenario", "/nonexistent/world.yaml"])
+    func serveBadScenario() async throws {
+        let result = try await Self.run(["serve", "--scenario", "/nonexistent/world.yaml"])
         #expect(result.status == 1)
         #expect(result.errors.contains("/nonexistent/world.yaml"), "\(result.errors)")
     }
@@ -95,14 +102,14 @@ struct CLITests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let banner = ServeProcess.readBanner(out.fileHandleForReading)
+        let banner = await ServeProcess.readBanner(out.fileHandleForReading)
         #expect(banner.contains("environment sandbox"))
         #expect(banner.contains("trust this CA           \(Curl.caFile)\n"), "\(banner)")
-        let result = try Self.curlThePrintedPush(banner)
+        let result = try await Self.curlThePrintedPush(banner)
         #expect(result.1 == "200", "\(result.2)")
 
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        await process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1)
@@ -121,27 +128,28 @@ struct CLITests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let banner = ServeProcess.readBanner(out.fileHandleForReading)
+        let banner = await ServeProcess.readBanner(out.fileHandleForReading)
         try #require(banner.contains("\nready"), "\(banner)")
-        #expect(try Self.curlThePrintedPush(banner).1 == "200")
-        let output = out.fileHandleForReading.read(until: #""sequence":1"#, after: banner, timeout: .seconds(10))
+        await #expect(try Self.curlThePrintedPush(banner).1 == "200")
+        let output = await out.fileHandleForReading.read(until: #""sequence":1"#, after: banner, timeout: .seconds(10))
         let line = try #require(output.split(separator: "\n").first { $0.contains(#""sequence":1"#) }, "\(output)")
         #expect(try JSONParser.parse(String(line))["response"]?["status"] == 200)
         process.terminate()
-        process.waitUntilExit()
+        await process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(!String(decoding: errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self).contains("Fatal error"))
+        await #expect(
+            !String(decoding: errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self).contains("Fatal error"))
     }
 
     /// Sends the curl command `serve`'s banner prints (its URL and token) and returns curl's status, HTTP code and
     /// errors.
-    static func curlThePrintedPush(_ banner: String) throws -> (Int32, String, String) {
+    static func curlThePrintedPush(_ banner: String) async throws -> (Int32, String, String) {
         let lines = banner.split(separator: "\n")
         let urlLine = try #require(lines.first { $0.contains("https://127.0.0.1:") && $0.contains("/3/device/") })
         let url = urlLine.trimmingCharacters(in: .whitespaces)
         let tokenLine = try #require(lines.first { $0.contains("authorization: bearer ") })
         let jwt = tokenLine.components(separatedBy: "bearer ")[1].prefix { $0 != "'" }
-        return try Curl.run([
+        return try await Curl.run([
             "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--http2", "--cacert", Curl.caFile,
             "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert", "-H", "authorization: bearer \(jwt)",
             "-d", #"{"aps":{"alert":"hi"}}"#, url,

@@ -10,8 +10,8 @@ struct ChannelsCommandTests {
     /// Runs `mock-apns arguments` from the package root with no `MOCK_APNS_*` inherited and `environment` added.
     static func mockAPNs(
         _ arguments: [String], environment: [String: String] = [:]
-    ) throws -> (status: Int32, output: String, errors: String) {
-        try RunTestSupport.mockAPNs(arguments, environment: environment, timeout: 60)
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await RunTestSupport.mockAPNs(arguments, environment: environment, timeout: 60)
     }
 
     /// The channel port from the banner's "channels (HTTP/2, TLS)" line.
@@ -24,77 +24,77 @@ struct ChannelsCommandTests {
     /// `channels OPERATION` against `server`'s channel port.
     static func channels(
         _ server: ServeProcess, _ arguments: [String]
-    ) throws -> (status: Int32, output: String, errors: String) {
-        try mockAPNs(["channels"] + arguments + ["--channels-url", try channelsURL(server)])
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await mockAPNs(["channels"] + arguments + ["--channels-url", try channelsURL(server)])
     }
 
     @Test("create, list, read and delete a channel: the id printed, listed, read back, deleted, then not registered")
-    func lifecycle() throws {
-        let server = try ServeProcess()
+    func lifecycle() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
-        let created = try Self.channels(server, ["create", "--policy", "1"])
+        let created = try await Self.channels(server, ["create", "--policy", "1"])
         #expect(created.status == 0, "\(created.errors)")
         let id = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(BroadcastChannel.isWellFormedID(id), "\(created.output)")
 
-        let listed = try Self.channels(server, ["list"])
+        let listed = try await Self.channels(server, ["list"])
         #expect(listed.status == 0, "\(listed.errors)")
         #expect(listed.output == id + "\n")
 
-        let read = try Self.channels(server, ["read", id])
+        let read = try await Self.channels(server, ["read", id])
         #expect(read.status == 0, "\(read.errors)")
         #expect(read.output.contains("channel: \(id)\n"), "\(read.output)")
         #expect(read.output.contains("message-storage-policy: 1 (the most recent message stored)"), "\(read.output)")
         #expect(read.output.contains("push-type: LiveActivity"), "\(read.output)")
 
-        let deleted = try Self.channels(server, ["delete", id])
+        let deleted = try await Self.channels(server, ["delete", id])
         #expect(deleted.status == 0, "\(deleted.errors)")
         #expect(deleted.output == "deleted channel \(id) of com.example.app\n")
 
-        let gone = try Self.channels(server, ["read", id, "--control-url", try #require(server.controlURL)])
+        let gone = try await Self.channels(server, ["read", id, "--control-url", try #require(server.controlURL)])
         #expect(gone.status == 1)
         #expect(gone.errors.contains("400 ChannelNotRegistered"), "\(gone.errors)")
         #expect(gone.errors.contains("why: com.example.app has no channel \(id)"), "\(gone.errors)")
         #expect(gone.errors.contains("apns-request-id: "), "\(gone.errors)")
-        let empty = try Self.channels(server, ["list"])
+        let empty = try await Self.channels(server, ["list"])
         #expect(empty.status == 0 && empty.output.isEmpty)
         #expect(empty.errors.contains("com.example.app has no channels"), "\(empty.errors)")
 
-        let records = try PushCommandTests.records(server).filter { $0["kind"] as? String == "channel" }
+        let records = try await PushCommandTests.records(server).filter { $0["kind"] as? String == "channel" }
         #expect(records.map { $0["operation"] as? String } == ["create", "list", "read", "delete", "read", "list"])
         #expect(records.first?["storagePolicy"] as? Int == 1)
         #expect(records.first?["channel"] as? String == id)
     }
 
     @Test("without --channels-url it asks the running mock's control API for its channel endpoint")
-    func endpointFromControlAPI() throws {
-        let server = try ServeProcess()
+    func endpointFromControlAPI() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
         let control = try #require(server.controlURL)
-        let created = try Self.mockAPNs(["channels", "create", "--control-url", control])
+        let created = try await Self.mockAPNs(["channels", "create", "--control-url", control])
         #expect(created.status == 0, "\(created.errors)")
         let id = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let underRun = try Self.mockAPNs(
+        let underRun = try await Self.mockAPNs(
             ["channels", "list"], environment: ["MOCK_APNS_CHANNELS_URL": try Self.channelsURL(server)])
         #expect(underRun.output == id + "\n", "\(underRun.errors)")
     }
 
     @Test("a client certificate authenticates channels and push --channel instead of a provider token")
-    func clientCertificate() throws {
-        let server = try ServeProcess()
+    func clientCertificate() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
-        let created = try Self.channels(
+        let created = try await Self.channels(
             server, ["create", "--cert", "certs/client-sandbox.pem", "--cert-key", "certs/client-sandbox.key"])
         #expect(created.status == 0, "\(created.errors)")
         let id = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sent = try Self.mockAPNs([
+        let sent = try await Self.mockAPNs([
             "push", "--channel", id, "--live-activity", "update", "--content-state", "{}", "--url",
             "https://localhost:\(server.port)", "--cert", "certs/client-sandbox.pem", "--cert-key",
             "certs/client-sandbox.key",
         ])
         #expect(sent.status == 0, "\(sent.output)\(sent.errors)")
         // The requests: the broadcast's fan-out record (no subscriber here) may follow them at any moment.
-        let records = try PushCommandTests.records(server).filter { $0["kind"] as? String != "fan-out" }
+        let records = try await PushCommandTests.records(server).filter { $0["kind"] as? String != "fan-out" }
         #expect(records.map { $0["kind"] as? String } == ["channel", "broadcast"])
         for record in records {
             #expect((record["auth"] as? [String: Any])?["kind"] as? String == "certificate", "\(record)")
@@ -113,15 +113,15 @@ struct ChannelsCommandTests {
             (["list", "--key", "k.p8"], "--key needs --key-id and --team-id"),
             (["create", "--cert-key", "x.key"], "--cert-key goes with --cert"),
         ])
-    func usageErrors(arguments: [String], message: String) throws {
-        let result = try Self.mockAPNs(["channels"] + arguments)
+    func usageErrors(arguments: [String], message: String) async throws {
+        let result = try await Self.mockAPNs(["channels"] + arguments)
         #expect(result.status == 2, "\(result.output)\(result.errors)")
         #expect(result.errors.contains(message), "\(result.errors)")
     }
 
     @Test("an endpoint that cannot be reached exits 3 with one sentence that says why")
-    func unreachable() throws {
-        let result = try Self.mockAPNs(["channels", "list", "--channels-url", "https://127.0.0.1:1"])
+    func unreachable() async throws {
+        let result = try await Self.mockAPNs(["channels", "list", "--channels-url", "https://127.0.0.1:1"])
         #expect(result.status == 3)
         #expect(
             result.errors.contains("error: cannot reach https://127.0.0.1:1: connection refused"), "\(result.errors)")
@@ -131,18 +131,19 @@ struct ChannelsCommandTests {
     }
 
     @Test("push --channel broadcasts to the channel: 200, apns-request-id and apns-unique-id, a broadcast record")
-    func pushToChannel() throws {
-        let server = try ServeProcess()
+    func pushToChannel() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
-        let id = try Self.channels(server, ["create"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try await Self.channels(server, ["create"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let url = "https://localhost:\(server.port)"
-        let sent = try Self.mockAPNs([
+        let sent = try await Self.mockAPNs([
             "push", "--channel", id, "--live-activity", "update", "--content-state", #"{"score":"1-0"}"#, "--url", url,
         ])
         #expect(sent.status == 0, "\(sent.output)\(sent.errors)")
         #expect(sent.output.hasPrefix("200 OK\napns-request-id: "), "\(sent.output)")
         #expect(sent.output.contains("apns-unique-id: "), "\(sent.output)")
-        let record = try #require(try PushCommandTests.records(server).last { $0["kind"] as? String != "fan-out" })
+        let record = try await #require(
+            try PushCommandTests.records(server).last { $0["kind"] as? String != "fan-out" })
         #expect(record["kind"] as? String == "broadcast")
         #expect(record["channel"] as? String == id)
         #expect(record["path"] as? String == "/4/broadcasts/apps/com.example.app")
@@ -150,14 +151,14 @@ struct ChannelsCommandTests {
         let payload = try #require(record["payload"] as? String)
         #expect(payload.contains(#""content-state":{"score":"1-0"}"#) && payload.contains(#""event":"update""#))
 
-        let unknown = try Self.mockAPNs([
+        let unknown = try await Self.mockAPNs([
             "push", "--channel", "dW5rbm93bg==", "--live-activity", "update", "--content-state", "{}", "--url", url,
         ])
         #expect(unknown.status == 1)
         #expect(unknown.output.hasPrefix("400 ChannelNotRegistered\napns-request-id: "), "\(unknown.output)")
 
         let later = String(Int(Date().timeIntervalSince1970) + 3600)
-        let refused = try Self.mockAPNs([
+        let refused = try await Self.mockAPNs([
             "push", "--channel", id, "--live-activity", "end", "--content-state", "{}", "--expiration", later,
             "--url", url, "--control-url", try #require(server.controlURL),
         ])
@@ -184,15 +185,15 @@ struct ChannelsCommandTests {
             ),
             (["--alert", "x"], "give a device token, or --channel ID"),
         ])
-    func pushToChannelUsageErrors(arguments: [String], message: String) throws {
-        let result = try Self.mockAPNs(["push"] + arguments + ["--url", "https://127.0.0.1:1"])
+    func pushToChannelUsageErrors(arguments: [String], message: String) async throws {
+        let result = try await Self.mockAPNs(["push"] + arguments + ["--url", "https://127.0.0.1:1"])
         #expect(result.status == 2, "\(result.output)\(result.errors)")
         #expect(result.errors.contains(message), "\(result.errors)")
     }
 
     @Test("push --channel --curl prints the broadcast as curl sends it, with the channel header and no topic")
-    func curlOfBroadcast() throws {
-        let result = try Self.mockAPNs(["push", "--channel", "dGVzdA==", "--alert", "Goal", "--curl"])
+    func curlOfBroadcast() async throws {
+        let result = try await Self.mockAPNs(["push", "--channel", "dGVzdA==", "--alert", "Goal", "--curl"])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("-H 'apns-channel-id: dGVzdA=='"), "\(result.output)")
         #expect(
@@ -201,7 +202,7 @@ struct ChannelsCommandTests {
     }
 
     @Test("mock-apns run checks channel: and operation: expectations against what the CLI sent under it")
-    func runExpectations() throws {
+    func runExpectations() async throws {
         let folder = try RunTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try RunTestSupport.write(
@@ -217,16 +218,16 @@ struct ChannelsCommandTests {
                 count: 2
                 answered: 200
             """, "scores.yaml", in: folder)
-        func run(_ script: String) throws -> (status: Int32, output: String, errors: String) {
-            try Self.mockAPNs(["run", scenario, "--", "sh", "-c", script])
+        func run(_ script: String) async throws -> (status: Int32, output: String, errors: String) {
+            try await Self.mockAPNs(["run", scenario, "--", "sh", "-c", script])
         }
         let update = "mock-apns push --channel c2NvcmVzLTE= --live-activity update --content-state '{}' >/dev/null"
-        let passed = try run("mock-apns channels create >/dev/null && \(update) && \(update)")
+        let passed = try await run("mock-apns channels create >/dev/null && \(update) && \(update)")
         #expect(passed.status == 0, "\(passed.output)\(passed.errors)")
         #expect(passed.output.contains("✓ two score updates to the match channel: 2 pushes"), "\(passed.output)")
         #expect(passed.output.contains("2 passed, 0 failed, 3 records checked"), "\(passed.output)")
 
-        let missed = try run(update)
+        let missed = try await run(update)
         #expect(missed.status == 1, "\(missed.output)\(missed.errors)")
         #expect(missed.output.contains("✗ the provider made its channel: got 0, expected 1 push"), "\(missed.output)")
         #expect(
@@ -236,10 +237,10 @@ struct ChannelsCommandTests {
     }
 
     @Test("mock-apns help lists channels, and channels --help lists its four operations")
-    func help() throws {
-        let top = try Self.mockAPNs(["--help"])
+    func help() async throws {
+        let top = try await Self.mockAPNs(["--help"])
         #expect(top.output.contains("channels"), "\(top.output)")
-        let own = try Self.mockAPNs(["channels", "--help"])
+        let own = try await Self.mockAPNs(["channels", "--help"])
         for operation in ["create", "list", "read", "delete"] {
             #expect(own.output.contains("  \(operation) "), "\(own.output)")
         }

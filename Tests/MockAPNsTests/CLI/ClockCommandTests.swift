@@ -9,7 +9,7 @@ struct ClockCommandTests {
     func run(_ arguments: [String], _ control: MockAPNsControlAPI) async throws -> (
         status: Int32, output: String, errors: String
     ) {
-        try await offPool { try CLITests.run(["clock"] + arguments + ["--control-url", control.url]) }
+        try await CLITests.run(["clock"] + arguments + ["--control-url", control.url])
     }
 
     @Test("shows the clock, advances, sets and resets it, and prints JSON")
@@ -41,12 +41,12 @@ struct ClockCommandTests {
 
     @Test("refuses two moves at once and a duration without a unit, before calling the server")
     func badArguments() async throws {
-        let both = try await offPool { try CLITests.run(["clock", "--advance", "1h", "--reset"]) }
+        let both = try await CLITests.run(["clock", "--advance", "1h", "--reset"])
         #expect(both.status != 0)
         #expect(both.errors.contains("give at most one of --advance, --set and --reset"), "\(both.errors)")
         // Nothing listens on port 9: the message is the duration's, so it was checked first.
         let unit = try await offPool {
-            try CLITests.run(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
+            try CLITests.runBlocking(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
         }
         #expect(unit.status != 0)
         #expect(unit.errors.contains("advance: a duration needs a unit"), "\(unit.errors)")
@@ -57,15 +57,15 @@ struct ClockCommandTests {
 @Suite("mock-apns push on a moved clock", .serialized)
 struct ClockPushCommandTests {
     @Test("mock-apns push after mock-apns clock --advance 9h is 200: its real-time token is read on the mock's clock")
-    func pushAfterAdvance() throws {
-        let server = try ServeProcess()
+    func pushAfterAdvance() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
         let controlURL = try #require(server.controlURL, "\(server.banner)")
-        let advanced = try CLITests.run(["clock", "--advance", "9h", "--control-url", controlURL])
+        let advanced = try await CLITests.run(["clock", "--advance", "9h", "--control-url", controlURL])
         #expect(advanced.status == 0, "\(advanced.errors)")
         let url = ["MOCK_APNS_URL": "https://localhost:\(server.port)"]
         for _ in 0..<2 {
-            let pushed = try PushCommandTests.push([PushCommandTests.device, "--alert", "hi"], environment: url)
+            let pushed = try await PushCommandTests.push([PushCommandTests.device, "--alert", "hi"], environment: url)
             #expect(pushed.status == 0, "\(pushed.errors)")
             #expect(pushed.output.hasPrefix("200 OK\n"), "\(pushed.output)")
         }

@@ -10,12 +10,12 @@ struct InspectCommandTests {
     typealias Support = RunTestSupport
 
     /// A journal of three pushes (#1 accepted, #2 400 BadDeviceToken, #3 accepted) written by `run --journal`.
-    static func runJournal(in folder: URL, name: String = "run.jsonl") throws -> String {
+    static func runJournal(in folder: URL, name: String = "run.jsonl") async throws -> String {
         let path = folder.appendingPathComponent(name).path
         let token = Support.device
         let command = "mock-apns push \(token) --alert one >/dev/null; mock-apns push zz --alert two >/dev/null; "
             + "mock-apns push \(token) --alert three >/dev/null; true"
-        let run = try Support.mockAPNs(["run", "--journal", path, "--", "sh", "-c", command])
+        let run = try await Support.mockAPNs(["run", "--journal", path, "--", "sh", "-c", command])
         #expect(run.status == 0, "\(run.output)\(run.errors)")
         #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 3)
         return path
@@ -31,8 +31,8 @@ struct InspectCommandTests {
     func servesTheFile() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Self.runJournal(in: folder)
-        let inspect = try InspectProcess([path, "--port", "0"])
+        let path = try await Self.runJournal(in: folder)
+        let inspect = try await InspectProcess([path, "--port", "0"])
         defer { inspect.stop() }
         #expect(inspect.banner.contains("mock-apns inspect: \(path), 3 record(s) (#1 to #3), read-only"))
         let page = try await InspectorCurl.call(inspect.url, "/push/2")
@@ -66,8 +66,8 @@ struct InspectCommandTests {
     func readOnly() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Self.runJournal(in: folder)
-        let inspect = try InspectProcess([path, "--port", "0"])
+        let path = try await Self.runJournal(in: folder)
+        let inspect = try await InspectProcess([path, "--port", "0"])
         defer { inspect.stop() }
         for (method, route, body) in [
             ("POST", "/v1/reset", nil), ("DELETE", "/v1/requests", nil), ("PUT", "/v1/scenario", "{}"),
@@ -110,13 +110,13 @@ struct InspectCommandTests {
     func truncatedLastLine() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Self.runJournal(in: folder)
+        let path = try await Self.runJournal(in: folder)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n")
         // As a killed run leaves it: the third record half written, no newline.
         try (lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(lines[2].count / 2))
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let inspect = try InspectProcess([path, "--port", "0"])
+        let inspect = try await InspectProcess([path, "--port", "0"])
         defer { inspect.stop() }
         let warning = "the last line (3) is cut short, as when the run was killed while writing it: skipped"
         #expect(inspect.errors.contains("mock-apns: \(path): \(warning)"), "\(inspect.errors)")
@@ -126,10 +126,10 @@ struct InspectCommandTests {
     }
 
     @Test("a file that cannot be read or is not a journal is an error naming it, exit status 2")
-    func badFiles() throws {
+    func badFiles() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let good = try Self.runJournal(in: folder)
+        let good = try await Self.runJournal(in: folder)
         let record = try String(contentsOfFile: good, encoding: .utf8).split(separator: "\n")[0]
         let png = folder.appendingPathComponent("shot.png").path
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: URL(fileURLWithPath: png))
@@ -150,7 +150,7 @@ struct InspectCommandTests {
             ([], "Missing expected argument '<journal>'"),
         ] {
             let port = arguments.contains("--port") ? [] : ["-p", "0"]
-            let result = try Support.mockAPNs(["inspect"] + arguments + port, timeout: 30)
+            let result = try await Support.mockAPNs(["inspect"] + arguments + port, timeout: 30)
             #expect(result.status == 2, "\(arguments): \(result.output)\(result.errors)")
             #expect(result.errors.contains(message), "\(arguments): \(result.errors)")
             #expect(!result.output.contains("ready"), "\(arguments): it served anyway")
@@ -161,11 +161,11 @@ struct InspectCommandTests {
     func boundedMemory() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let good = try Self.runJournal(in: folder)
+        let good = try await Self.runJournal(in: folder)
         let lines = try String(contentsOfFile: good, encoding: .utf8).split(separator: "\n").map(String.init)
-        let baseline = try InspectProcess([good, "--port", "0"])
+        let baseline = try await InspectProcess([good, "--port", "0"])
         let baselinePeak = baseline.peakMemory
-        baseline.stop()
+        await baseline.stop()
 
         // 64 MiB on one line between the records, and a record with a payload of 2 MiB.
         let huge = folder.appendingPathComponent("huge.jsonl")
@@ -178,7 +178,7 @@ struct InspectCommandTests {
         try handle.write(contentsOf: Data("\"}\n".utf8))
         try handle.write(contentsOf: Data((lines[1] + "\n" + lines[2] + "\n").utf8))
         try handle.close()
-        let inspect = try InspectProcess([huge.path, "--port", "0", "--journal-capacity", "2"])
+        let inspect = try await InspectProcess([huge.path, "--port", "0", "--journal-capacity", "2"])
         defer { inspect.stop() }
         let peak = inspect.peakMemory
         #expect(baselinePeak > 0 && peak > 0, "no VmHWM in /proc")
@@ -196,10 +196,10 @@ struct InspectCommandTests {
     func severalRuns() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try String(contentsOfFile: try Self.runJournal(in: folder, name: "a.jsonl"), encoding: .utf8)
-        let second = try String(contentsOfFile: try Self.runJournal(in: folder, name: "b.jsonl"), encoding: .utf8)
+        let first = try await String(contentsOfFile: try Self.runJournal(in: folder, name: "a.jsonl"), encoding: .utf8)
+        let second = try await String(contentsOfFile: try Self.runJournal(in: folder, name: "b.jsonl"), encoding: .utf8)
         let both = try Support.write(first + second, "both.jsonl", in: folder)
-        let inspect = try InspectProcess([both, "--port", "0"])
+        let inspect = try await InspectProcess([both, "--port", "0"])
         defer { inspect.stop() }
         #expect(Self.sequences(try await InspectorCurl.call(inspect.url, "/v1/requests")) == [1, 2, 3, 4, 5, 6])
         let fourth = try await InspectorCurl.call(inspect.url, "/v1/requests/4")
@@ -213,13 +213,13 @@ struct InspectCommandTests {
     func defaultPort() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = try Self.runJournal(in: folder)
+        let path = try await Self.runJournal(in: folder)
         // Hold 2190 (unless something here already does) so that the default is taken.
-        let holder = try? ServeProcess(
+        let holder = try? await ServeProcess(
             ["--port", "0", "--control-port", String(ControlRoutes.defaultPort), "--log-level", "error"],
             in: AuthTestFiles.packageRoot)
         defer { holder?.stop() }
-        let inspect = try InspectProcess([path])
+        let inspect = try await InspectProcess([path])
         defer { inspect.stop() }
         #expect(!inspect.url.hasSuffix(":\(ControlRoutes.defaultPort)"), "\(inspect.banner)")
         #expect(
@@ -227,7 +227,7 @@ struct InspectCommandTests {
             "\(inspect.errors)")
         #expect(try await InspectorCurl.call(inspect.url, "/v1/info").status == 200)
         let port = String(inspect.url.split(separator: ":").last ?? "")
-        let taken = try Support.mockAPNs(["inspect", path, "--port", port], timeout: 30)
+        let taken = try await Support.mockAPNs(["inspect", path, "--port", port], timeout: 30)
         #expect(taken.status == 1, "\(taken.output)\(taken.errors)")
         #expect(taken.errors.contains("cannot listen on 127.0.0.1:\(port) for the inspector"), "\(taken.errors)")
     }

@@ -10,8 +10,8 @@ struct PushExplainedTests {
     static let internals = ["errno", "NIOSSL", "BoringSSL", "OPENSSL_internal", ".swift", ".cc:", "/.build/"]
 
     @Test("a rejection from mock-apns prints the why under the status line; without the control API, only the status")
-    func rejectionWhy() throws {
-        let server = try ServeProcess()
+    func rejectionWhy() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
         let control = try #require(server.controlURL)
         let payload = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID()).json")
@@ -19,7 +19,7 @@ struct PushExplainedTests {
         let body = #"{"aps":{"alert":""# + String(repeating: "x", count: 4200) + #""}}"#
         try Data(body.utf8).write(to: payload)
         let url = "https://localhost:\(server.port)"
-        let result = try PushCommandTests.push(
+        let result = try await PushCommandTests.push(
             [PushCommandTests.device, "--payload", payload.path, "--url", url],
             environment: ["MOCK_APNS_CONTROL_URL": control])
         #expect(result.status == 1, "\(result.errors)")
@@ -28,12 +28,12 @@ struct PushExplainedTests {
             result.output.contains("why: the payload is \(body.utf8.count) bytes; the limit is 4096 (rule payload.size"),
             "\(result.output)")
 
-        let noted = try PushCommandTests.push(
+        let noted = try await PushCommandTests.push(
             [PushCommandTests.device, "--alert", "x", "--url", url, "--control-url", control, "--priority", "5"])
         #expect(noted.status == 0, "\(noted.errors)")
         #expect(!noted.output.contains("why:"), "\(noted.output)")
 
-        let elsewhere = try PushCommandTests.push(
+        let elsewhere = try await PushCommandTests.push(
             [PushCommandTests.device, "--payload", payload.path, "--url", url, "--control-url", "http://127.0.0.1:9"])
         #expect(elsewhere.status == 1, "\(elsewhere.errors)")
         #expect(elsewhere.output.hasPrefix("413 PayloadTooLarge\n") && !elsewhere.output.contains("why:"))
@@ -41,8 +41,9 @@ struct PushExplainedTests {
     }
 
     @Test("a closed port is one sentence: nothing listens there, serve prints its URL, MOCK_APNS_URL or --url")
-    func connectionRefused() throws {
-        let result = try PushCommandTests.push([PushCommandTests.device, "--alert", "x", "--url", "https://127.0.0.1:1"])
+    func connectionRefused() async throws {
+        let result = try await PushCommandTests.push(
+            [PushCommandTests.device, "--alert", "x", "--url", "https://127.0.0.1:1"])
         #expect(result.status == 3)
         #expect(
             result.errors.contains(
@@ -54,12 +55,12 @@ struct PushExplainedTests {
     }
 
     @Test("the control API's port (plain HTTP) is one sentence: that port speaks plain HTTP, not TLS")
-    func plainHTTPPort() throws {
-        let server = try ServeProcess()
+    func plainHTTPPort() async throws {
+        let server = try await ServeProcess()
         defer { server.stop() }
         let control = try #require(server.controlURL)
         let url = control.replacingOccurrences(of: "http://", with: "https://")
-        let result = try PushCommandTests.push([PushCommandTests.device, "--alert", "x", "--url", url])
+        let result = try await PushCommandTests.push([PushCommandTests.device, "--alert", "x", "--url", url])
         #expect(result.status == 3)
         #expect(
             result.errors.contains(

@@ -12,11 +12,11 @@ struct RunCommandTests {
     typealias Support = RunTestSupport
 
     @Test("a passing run exits 0 and COMMAND sees every MOCK_APNS_ variable, with files that exist")
-    func environment() throws {
+    func environment() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let dump = folder.appendingPathComponent("env").path
-        let result = try Support.mockAPNs(["run", "--", "sh", "-c", "env > '\(dump)'"])
+        let result = try await Support.mockAPNs(["run", "--", "sh", "-c", "env > '\(dump)'"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✓ command sh -c"), "\(result.output)")
         let variables = Support.variables(try String(contentsOfFile: dump, encoding: .utf8))
@@ -37,7 +37,7 @@ struct RunCommandTests {
     }
 
     @Test("a scenario with one app and a .p8 key hands over its bundle id and that key; COMMAND's files are readable")
-    func scenarioKey() throws {
+    func scenarioKey() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
@@ -53,7 +53,7 @@ struct RunCommandTests {
             """, "one-app.yaml", in: folder)
         let dump = folder.appendingPathComponent("env").path
         let journal = folder.appendingPathComponent("run.jsonl").path
-        let result = try Support.mockAPNs([
+        let result = try await Support.mockAPNs([
             "run", scenario, "--journal", journal, "--", "sh", "-c",
             "env > '\(dump)' && grep -q 'BEGIN CERTIFICATE' \"$MOCK_APNS_CA_FILE\" && "
                 + "mock-apns push \(Support.device) --alert hi",
@@ -78,8 +78,8 @@ struct RunCommandTests {
             let path = folder.appendingPathComponent(name).path
             return ["run", "--", "sh", "-c", "echo $MOCK_APNS_PORT $MOCK_APNS_CONTROL_URL > '\(path)'; sleep 2"]
         }
-        async let first = Support.mockAPNsOnOwnThread(command("a"))
-        async let second = Support.mockAPNsOnOwnThread(command("b"))
+        async let first = Support.mockAPNs(command("a"))
+        async let second = Support.mockAPNs(command("b"))
         let results = try await [first, second]
         #expect(results.map(\.status) == [0, 0], "\(results.map(\.errors))")
         let a = try String(contentsOf: folder.appendingPathComponent("a"), encoding: .utf8)
@@ -92,13 +92,13 @@ struct RunCommandTests {
     }
 
     @Test("a scenario error exits 2 before COMMAND runs, with file:line:column")
-    func scenarioError() throws {
+    func scenarioError() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try Support.write(
             "name: broken\nmode: lenient\nrules:\n  - respnd: {}\n", "broken.yaml", in: folder)
         let marker = folder.appendingPathComponent("ran").path
-        let result = try Support.mockAPNs(["run", scenario, "--", "touch", marker])
+        let result = try await Support.mockAPNs(["run", scenario, "--", "touch", marker])
         #expect(result.status == 2)
         #expect(result.errors.contains("broken.yaml:4:5"), "\(result.errors)")
         #expect(!FileManager.default.fileExists(atPath: marker))
@@ -113,8 +113,8 @@ struct RunCommandTests {
             ["run", "--bogus", "--", "true"], ["run", "--", "no-such-command-anywhere"],
             ["run", "--", ""], ["verify"], ["verify", "scenarios/default.yaml"],
         ])
-    func usageErrors(arguments: [String]) throws {
-        let result = try Support.mockAPNs(arguments)
+    func usageErrors(arguments: [String]) async throws {
+        let result = try await Support.mockAPNs(arguments)
         #expect(result.status == 2, "\(result.output)\(result.errors)")
         #expect(result.errors.contains("Error:"), "\(result.errors)")
     }
@@ -125,24 +125,24 @@ struct RunCommandTests {
             (["sh", "-c", "exit 7"], "exited 7"), (["sh", "-c", "kill -9 $$"], "killed by signal 9"),
             (["sh", "-c", "kill -SEGV $$"], "killed by signal 11"),
         ])
-    func failedCommand(command: [String], words: String) throws {
-        let result = try Support.mockAPNs(["run", "--"] + command)
+    func failedCommand(command: [String], words: String) async throws {
+        let result = try await Support.mockAPNs(["run", "--"] + command)
         #expect(result.status == 3, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✗ command"), "\(result.output)")
         #expect(result.output.contains(words), "\(result.output)")
     }
 
     @Test("--timeout 1s stops a COMMAND that sleeps 30s within a few seconds, exit 3")
-    func timeout() throws {
+    func timeout() async throws {
         let start = ContinuousClock.now
-        let result = try Support.mockAPNs(["run", "--timeout", "1s", "--", "sleep", "30"], timeout: 60)
+        let result = try await Support.mockAPNs(["run", "--timeout", "1s", "--", "sleep", "30"], timeout: 60)
         #expect(ContinuousClock.now - start < .seconds(8))
         #expect(result.status == 3, "\(result.output)\(result.errors)")
         #expect(result.output.contains("ran past --timeout 1s"), "\(result.output)")
     }
 
     @Test("SIGTERM to run reaches COMMAND first, the server stops cleanly and the journal file is written")
-    func sigterm() throws {
+    func sigterm() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let journal = folder.appendingPathComponent("run.jsonl").path
@@ -162,11 +162,11 @@ struct RunCommandTests {
         try process.run()
         let deadline = ContinuousClock.now + .seconds(60)
         while !FileManager.default.fileExists(atPath: pushed), ContinuousClock.now < deadline, process.isRunning {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         #expect(FileManager.default.fileExists(atPath: pushed))
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        await process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         #expect((try? String(contentsOfFile: caught, encoding: .utf8)) == "TERM\n")
@@ -176,11 +176,11 @@ struct RunCommandTests {
     }
 
     @Test("run s.yaml -- mock-apns push TOKEN --alert hi records the push, signed with the key run hands over")
-    func pushUnderRun() throws {
+    func pushUnderRun() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let journal = folder.appendingPathComponent("run.jsonl").path
-        let result = try Support.mockAPNs([
+        let result = try await Support.mockAPNs([
             "run", "scenarios/unregistered-after-first.yaml", "--journal", journal, "--", "mock-apns", "push",
             Support.device,
             "--alert", "hi",
@@ -194,7 +194,7 @@ struct RunCommandTests {
     }
 
     @Test("without COMMAND it prints the variables to export, serves until SIGINT, then verifies and exits 0")
-    func interactive() throws {
+    func interactive() async throws {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["run"]
@@ -203,7 +203,7 @@ struct RunCommandTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let banner = out.fileHandleForReading.read(timeout: .seconds(60)) {
+        let banner = await out.fileHandleForReading.read(timeout: .seconds(60)) {
             $0.contains("MOCK_APNS_BUNDLE_ID") || $0.contains("MOCK_APNS_TEAM_ID=")
         }
         #expect(banner.contains("export MOCK_APNS_URL=https://127.0.0.1:"), "\(banner)")
@@ -213,8 +213,8 @@ struct RunCommandTests {
         kill(process.processIdentifier, SIGINT)
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
-        let rest = out.fileHandleForReading.readToEndOfFile()
-        process.waitUntilExit()
+        let rest = await out.fileHandleForReading.readToEndOfFile()
+        await process.waitUntilExit()
         killer.cancel()
         #expect(process.terminationReason == .exit, "run did not stop on SIGINT")
         #expect(process.terminationStatus == 0)

@@ -8,7 +8,7 @@ struct RunDeviceExpectationTests {
     typealias Support = RunTestSupport
 
     @Test("a start the phone drops exits 1 naming the device reason; a good one exits 0")
-    func startDroppedOrStarted() throws {
+    func startDroppedOrStarted() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let world = try String(
@@ -24,21 +24,21 @@ struct RunDeviceExpectationTests {
                     match: { token: "\(token)", device: { outcome: started, warnings: none } }
                     answered: 200
                 """, "ride.yaml", in: folder)
-        func start(contentState: String) throws -> (status: Int32, output: String, errors: String) {
-            try Support.mockAPNs([
+        func start(contentState: String) async throws -> (status: Int32, output: String, errors: String) {
+            try await Support.mockAPNs([
                 "run", scenario, "--", "mock-apns", "push", token, "--live-activity", "start", "--attributes-type",
                 "mpushTaxiAttributes", "--attributes", #"{"appName":"Taxi","appLogo":"logo"}"#, "--content-state",
                 contentState, "--alert", "Your ride",
             ])
         }
-        let dropped = try start(contentState: #"{"status":1}"#)
+        let dropped = try await start(contentState: #"{"status":1}"#)
         #expect(dropped.status == 1, "\(dropped.output)\(dropped.errors)")
         #expect(dropped.output.contains("✗ ride shows on the phone"), "\(dropped.output)")
         #expect(
             dropped.output.contains(
                 "device outcome was dropped: content-state.status: expected String, found number "
                     + "(expected started with no warnings)"), "\(dropped.output)")
-        let started = try start(contentState: #"{"status":"1"}"#)
+        let started = try await start(contentState: #"{"status":"1"}"#)
         #expect(started.status == 0, "\(started.output)\(started.errors)")
         #expect(started.output.contains("✓ ride shows on the phone"), "\(started.output)")
     }

@@ -32,13 +32,13 @@ struct RunPythonProviderTests {
         checks: [stops-after-unregistered, reuses-connections]
         """
 
-    func run(_ providerArguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try Support.runAioapnsProvider(scenario: Self.scenario, providerArguments)
+    func run(_ providerArguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        try await Support.runAioapnsProvider(scenario: Self.scenario, providerArguments)
     }
 
     @Test("a provider that drops a token after its 410 passes: exit 0, every item passed")
-    func wellBehaved() throws {
-        let result = try run([Self.phone, Self.oldPhone, "--rounds", "3"])
+    func wellBehaved() async throws {
+        let result = try await run([Self.phone, Self.oldPhone, "--rounds", "3"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✓ order alert reaches the phone: 3 pushes"), "\(result.output)")
         #expect(result.output.contains("✓ check stops-after-unregistered"), "\(result.output)")
@@ -47,8 +47,8 @@ struct RunPythonProviderTests {
     }
 
     @Test("a provider that pushes on after a 410 exits 1 naming stops-after-unregistered and the records")
-    func pushesAfterUnregistered() throws {
-        let result = try run([Self.phone, Self.oldPhone, "--rounds", "3", "--keep-pushing"])
+    func pushesAfterUnregistered() async throws {
+        let result = try await run([Self.phone, Self.oldPhone, "--rounds", "3", "--keep-pushing"])
         #expect(result.status == 1, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✗ check stops-after-unregistered: 2 records broke it"), "\(result.output)")
         #expect(result.output.contains("sent to a token answered 410 Unregistered in #2"), "\(result.output)")

@@ -10,7 +10,7 @@ struct RunRecordTests {
     static let token = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251979"
 
     @Test("--record keeps the scenario's text and appends one quoted expectation per token, push type and topic")
-    func recordedText() throws {
+    func recordedText() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try Support.write("# kept\nname: shop\nmode: lenient", "shop.yaml", in: folder)
@@ -24,7 +24,7 @@ struct RunRecordTests {
             JSON
             mock-apns push \(Support.device) --live-activity update --content-state '{"eta":3}' > /dev/null
             """
-        let result = try Support.mockAPNs(["run", scenario, "--record", recorded, "--", "sh", "-c", script])
+        let result = try await Support.mockAPNs(["run", scenario, "--record", recorded, "--", "sh", "-c", script])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         let text = try String(contentsOfFile: recorded, encoding: .utf8)
         let expected = """
@@ -59,39 +59,39 @@ struct RunRecordTests {
     }
 
     @Test("--record of the default world with no push writes an empty expect: list")
-    func recordNothing() throws {
+    func recordNothing() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let recorded = folder.appendingPathComponent("recorded.yaml").path
-        let result = try Support.mockAPNs(["run", "--record", recorded, "--", "true"])
+        let result = try await Support.mockAPNs(["run", "--record", recorded, "--", "true"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         let text = try String(contentsOfFile: recorded, encoding: .utf8)
         #expect(text.hasPrefix("# Recorded by mock-apns run --record"))
         #expect(text.hasSuffix("\nexpect: []\n"))
-        let check = try Support.mockAPNs(["run", "--record", "/dev/null/x.yaml", "--", "true"])
+        let check = try await Support.mockAPNs(["run", "--record", "/dev/null/x.yaml", "--", "true"])
         #expect(check.status == 2)
         #expect(check.errors.contains("--record /dev/null/x.yaml"), "\(check.errors)")
     }
 
     @Test("colour on a terminal, none with NO_COLOR set")
-    func colour() throws {
-        func onTerminal(noColor: Bool) throws -> String {
+    func colour() async throws {
+        func onTerminal(noColor: Bool) async throws -> String {
             let command = "\(CLITests.executable) run -- true"
             var environment = Support.environment()
             environment["NO_COLOR"] = noColor ? "1" : nil
-            let result = try Subprocess.run(
+            let result = try await Subprocess.run(
                 "/usr/bin/script", ["-qec", command, "/dev/null"], in: AuthTestFiles.packageRoot,
                 environment: environment, timeout: 60)
             #expect(result.status == 0, "\(result.output)\(result.errors)")
             return result.output
         }
-        let coloured = try onTerminal(noColor: false)
+        let coloured = try await onTerminal(noColor: false)
         #expect(coloured.contains("\u{1B}[32m✓\u{1B}[0m command true exited 0"), "\(coloured.debugDescription)")
-        #expect(!(try onTerminal(noColor: true).contains("\u{1B}[")))
+        await #expect(!(try onTerminal(noColor: true).contains("\u{1B}[")))
     }
 
     @Test("a port another process holds exits 2 naming it")
-    func portInUse() throws {
+    func portInUse() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let portFile = folder.appendingPathComponent("port").path
@@ -103,17 +103,17 @@ struct RunRecordTests {
         try holder.run()
         defer {
             holder.interrupt()
-            holder.waitUntilExit()
+            holder.waitUntilExitBlocking()  // brief: it ends on SIGINT
         }
         let deadline = ContinuousClock.now + .seconds(30)
         var port: String?
         while port == nil, ContinuousClock.now < deadline {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .newlines)
             if port?.isEmpty == true { port = nil }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         let taken = try #require(port)
-        let result = try Support.mockAPNs(["run", "--port", taken, "--", "true"])
+        let result = try await Support.mockAPNs(["run", "--port", taken, "--", "true"])
         #expect(result.status == 2)
         #expect(result.errors.contains(taken), "\(result.errors)")
     }

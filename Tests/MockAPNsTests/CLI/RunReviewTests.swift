@@ -12,8 +12,8 @@ struct RunReviewTests {
     static let token = RunVerdictTests.token
 
     @Test("COMMAND inherits only stdin, stdout and stderr, not the mock's sockets")
-    func onlyStandardDescriptors() throws {
-        let result = try Support.mockAPNs(["run", "--", "sh", "-c", "ls /proc/$$/fd"])
+    func onlyStandardDescriptors() async throws {
+        let result = try await Support.mockAPNs(["run", "--", "sh", "-c", "ls /proc/$$/fd"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         let descriptors = result.output.split(separator: "\n").filter { $0.allSatisfy(\.isNumber) }
         #expect(descriptors == ["0", "1", "2"], "\(result.output)")
@@ -22,19 +22,19 @@ struct RunReviewTests {
     // Issue 20 changed this test: a missing folder is now made before COMMAND runs, and a path that cannot be
     // written is refused there (exit 2, COMMAND not run) instead of after a whole run.
     @Test("--junit or --report that cannot be written stops run with 2 up front; a late failure keeps a failure's code")
-    func unwritableOutputs() throws {
-        let passing = try Support.mockAPNs(["run", "--junit", "/dev/null/apns.xml", "--", "true"])
+    func unwritableOutputs() async throws {
+        let passing = try await Support.mockAPNs(["run", "--junit", "/dev/null/apns.xml", "--", "true"])
         #expect(passing.status == 2, "\(passing.output)\(passing.errors)")
         #expect(
             passing.errors.contains("--junit /dev/null/apns.xml: /dev/null is a file, not a folder"),
             "\(passing.errors)")
         #expect(passing.output.isEmpty, "no verdict: nothing ran")
-        let report = try Support.mockAPNs(["run", "--report", "/dev/null/apns.md", "--", "true"])
+        let report = try await Support.mockAPNs(["run", "--report", "/dev/null/apns.md", "--", "true"])
         #expect(report.status == 2, "\(report.output)\(report.errors)")
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let build = folder.appendingPathComponent("build").path
-        let failing = try Support.mockAPNs([
+        let failing = try await Support.mockAPNs([
             "run", "--junit", "\(build)/apns.xml", "--", "sh", "-c", "rm -r '\(build)' && touch '\(build)' && false",
         ])
         #expect(failing.status == 3, "\(failing.output)\(failing.errors)")
@@ -42,7 +42,7 @@ struct RunReviewTests {
     }
 
     @Test("--record into another folder rewrites the scenario's relative key path; the replay passes")
-    func recordElsewhere() throws {
+    func recordElsewhere() async throws {
         let scenarioFolder = try Support.folder()
         let recordFolder = try Support.folder()
         defer {
@@ -68,19 +68,19 @@ struct RunReviewTests {
             "mock-apns push \(Self.token) --alert hi > /dev/null && "
                 + "mock-apns push \(Self.token.uppercased()) --alert hi > /dev/null",
         ]
-        let first = try Support.mockAPNs(["run", scenario, "--record", recorded, "--"] + provider)
+        let first = try await Support.mockAPNs(["run", scenario, "--record", recorded, "--"] + provider)
         #expect(first.status == 0, "\(first.output)\(first.errors)")
         let text = try String(contentsOfFile: recorded, encoding: .utf8)
         #expect(text.contains(#"p8: "../\#(scenarioFolder.lastPathComponent)/the key.p8" }"#), "\(text)")
         #expect(text.contains("name: shop   # the team's scenario"), "\(text)")
         #expect(text.contains("count: 2"), "\(text)")
-        let replay = try Support.mockAPNs(["run", recorded, "--"] + provider)
+        let replay = try await Support.mockAPNs(["run", recorded, "--"] + provider)
         #expect(replay.status == 0, "\(replay.output)\(replay.errors)")
         #expect(replay.output.contains("1 passed, 0 failed"), "\(replay.output)")
     }
 
     @Test("verify --started-at with run's JUnit startedAt gives run's within: verdict; a bad time exits 2")
-    func withinOffline() throws {
+    func withinOffline() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try Support.write(
@@ -93,7 +93,7 @@ struct RunReviewTests {
             """, "late.yaml", in: folder)
         let journal = folder.appendingPathComponent("apns.jsonl").path
         let junit = folder.appendingPathComponent("apns.xml").path
-        let run = try Support.mockAPNs([
+        let run = try await Support.mockAPNs([
             "run", scenario, "--journal", journal, "--junit", junit, "--",
             "sh", "-c", "sleep 1.5; mock-apns push \(Self.token) --alert late > /dev/null",
         ])
@@ -102,11 +102,11 @@ struct RunReviewTests {
         let startedAt = try #require(
             xml.components(separatedBy: #"name="startedAt" value=""#).dropFirst().first?.components(
                 separatedBy: "\"").first)
-        let offline = try Support.mockAPNs(["verify", scenario, "--journal", journal, "--started-at", startedAt])
+        let offline = try await Support.mockAPNs(["verify", scenario, "--journal", journal, "--started-at", startedAt])
         #expect(offline.status == 1, "\(offline.output)\(offline.errors)")
-        let fromFirstRecord = try Support.mockAPNs(["verify", scenario, "--journal", journal])
+        let fromFirstRecord = try await Support.mockAPNs(["verify", scenario, "--journal", journal])
         #expect(fromFirstRecord.status == 0, "\(fromFirstRecord.output)\(fromFirstRecord.errors)")
-        let bad = try Support.mockAPNs(["verify", scenario, "--journal", journal, "--started-at", "yesterday"])
+        let bad = try await Support.mockAPNs(["verify", scenario, "--journal", journal, "--started-at", "yesterday"])
         #expect(bad.status == 2)
         #expect(bad.errors.contains("--started-at: expected an ISO 8601 time"), "\(bad.errors)")
     }

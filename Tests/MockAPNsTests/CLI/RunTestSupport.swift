@@ -20,18 +20,20 @@ enum RunTestSupport {
         return environment.merging(extra) { $1 }
     }
 
-    /// Runs `mock-apns arguments` to the end from the package root (at most `timeout` seconds).
-    static func mockAPNs(
+    /// Runs `mock-apns arguments` to the end from the package root (at most `timeout` seconds). Blocks: for code
+    /// already off the pool; an async test awaits `mockAPNs`.
+    static func mockAPNsBlocking(
         _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 120
     ) throws -> (status: Int32, output: String, errors: String) {
-        try Subprocess.run(
+        try Subprocess.runBlocking(
             CLITests.executable, arguments, in: AuthTestFiles.packageRoot, environment: environment(extra),
             timeout: timeout)
     }
 
     /// `mock-apns run SCENARIO -- aioapns_provider.py ARGUMENTS`: the scenario `text` written to a fresh folder
     /// (removed after), with the real Python provider of `Tests/clients/aioapns_provider.py` (in `.venv-clients/`).
-    static func runAioapnsProvider(
+    /// Blocks: for code already off the pool.
+    static func runAioapnsProviderBlocking(
         scenario text: String, _ providerArguments: [String]
     ) throws -> (status: Int32, output: String, errors: String) {
         let folder = try folder()
@@ -41,16 +43,21 @@ enum RunTestSupport {
             ThirdPartyClients.venvPython.path,
             AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
         ]
-        return try mockAPNs(["run", scenario, "--"] + provider + providerArguments)
+        return try mockAPNsBlocking(["run", scenario, "--"] + provider + providerArguments)
     }
 
-    /// `mockAPNs` on a thread of its own, for tests that run two at once.
-    static func mockAPNsOnOwnThread(_ arguments: [String]) async throws -> (
-        status: Int32, output: String, errors: String
-    ) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try mockAPNs(arguments) }) }
-        }
+    /// `mockAPNsBlocking` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    static func mockAPNs(
+        _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 120
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await offPool { try mockAPNsBlocking(arguments, environment: extra, timeout: timeout) }
+    }
+
+    /// `runAioapnsProviderBlocking` on a thread of its own, awaited.
+    static func runAioapnsProvider(
+        scenario text: String, _ providerArguments: [String]
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await offPool { try runAioapnsProviderBlocking(scenario: text, providerArguments) }
     }
 
     /// Writes `text` to `name` in `folder` and returns its path.

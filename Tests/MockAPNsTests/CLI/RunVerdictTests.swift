@@ -10,7 +10,7 @@ struct RunVerdictTests {
     static let token = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251979"
 
     @Test("a wrong title exits 1 naming the field and showing both values; the right one exits 0")
-    func wrongTitle() throws {
+    func wrongTitle() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try Support.write(
@@ -22,23 +22,24 @@ struct RunVerdictTests {
                 match: { token: "\(Self.token)", pushType: alert, payload: { aps.alert.title: "Order ready" } }
                 count: 1
             """, "checkout.yaml", in: folder)
-        func push(title: String) throws -> (status: Int32, output: String, errors: String) {
+        func push(title: String) async throws -> (status: Int32, output: String, errors: String) {
             let payload = try Support.write(
                 #"{"aps":{"alert":{"title":"\#(title)"}}}"#, "payload.json", in: folder)
-            return try Support.mockAPNs(["run", scenario, "--", "mock-apns", "push", Self.token, "--payload", payload])
+            return try await Support.mockAPNs(
+                ["run", scenario, "--", "mock-apns", "push", Self.token, "--payload", payload])
         }
-        let wrong = try push(title: "Order Ready")
+        let wrong = try await push(title: "Order Ready")
         #expect(wrong.status == 1, "\(wrong.output)\(wrong.errors)")
         #expect(wrong.output.contains("✗ order alert reaches the phone"), "\(wrong.output)")
         #expect(wrong.output.contains("aps.alert.title"), "\(wrong.output)")
         #expect(wrong.output.contains("Order Ready") && wrong.output.contains("Order ready"), "\(wrong.output)")
-        let right = try push(title: "Order ready")
+        let right = try await push(title: "Order ready")
         #expect(right.status == 0, "\(right.output)\(right.errors)")
         #expect(right.output.contains("✓ order alert reaches the phone"), "\(right.output)")
     }
 
     @Test("a provider that pushes after a 410 exits 1 naming stops-after-unregistered, in the JUnit file too")
-    func pushAfterUnregistered() throws {
+    func pushAfterUnregistered() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let rules = try String(
@@ -48,18 +49,18 @@ struct RunVerdictTests {
         let scenario = try Support.write(rules + "\nchecks: [stops-after-unregistered]\n", "gone.yaml", in: folder)
         let junit = folder.appendingPathComponent("apns.xml").path
         let pushes = (0..<3).map { _ in "mock-apns push \(Self.token) --alert hi > /dev/null" }
-        let result = try Support.mockAPNs([
+        let result = try await Support.mockAPNs([
             "run", scenario, "--junit", junit, "--", "sh", "-c", pushes.joined(separator: "; ") + "; exit 0",
         ])
         #expect(result.status == 1, "\(result.output)\(result.errors)")
         #expect(result.output.contains("✗ check stops-after-unregistered"), "\(result.output)")
-        let parsed = try RunOutputTests.parseJUnit(junit)
+        let parsed = try await RunOutputTests.parseJUnit(junit)
         #expect(
             parsed.cases.contains { $0.0 == "mock-apns.check" && $0.1 == "stops-after-unregistered" && $0.2 != nil })
     }
 
     @Test("record mode writes an expect: block that a replay against the same provider passes")
-    func recordThenReplay() throws {
+    func recordThenReplay() async throws {
         let folder = try Support.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try Support.write("# the team's scenario\nname: shop\nmode: lenient\n", "shop.yaml", in: folder)
@@ -72,23 +73,23 @@ struct RunVerdictTests {
             mock-apns push \(Support.device) --live-activity update --content-state '{"eta":3}' > /dev/null
             """,
         ]
-        let first = try Support.mockAPNs(["run", scenario, "--record", recorded, "--"] + provider)
+        let first = try await Support.mockAPNs(["run", scenario, "--record", recorded, "--"] + provider)
         #expect(first.status == 0, "\(first.output)\(first.errors)")
         let text = try String(contentsOfFile: recorded, encoding: .utf8)
         #expect(text.hasPrefix("# the team's scenario\nname: shop\n"), "\(text)")
         #expect(text.contains("count: 2"), "\(text)")
         #expect(!text.contains("aps.timestamp"), "\(text)")
-        let replay = try Support.mockAPNs(["run", recorded, "--"] + provider)
+        let replay = try await Support.mockAPNs(["run", recorded, "--"] + provider)
         #expect(replay.status == 0, "\(replay.output)\(replay.errors)")
         #expect(replay.output.contains("2 passed, 0 failed"), "\(replay.output)")
-        let again = try Support.mockAPNs(["run", recorded, "--record", recorded + ".2", "--", "true"])
+        let again = try await Support.mockAPNs(["run", recorded, "--record", recorded + ".2", "--", "true"])
         #expect(again.status == 2)
         #expect(again.errors.contains("already has one"), "\(again.errors)")
     }
 
     @Test("examples/ci: the scenario loads, every shell block of its README runs, and the README names each action")
     func examplesCI() async throws {
-        let check = try Support.mockAPNs(["check", "examples/ci/scenario.yaml"])
+        let check = try await Support.mockAPNs(["check", "examples/ci/scenario.yaml"])
         #expect(check.status == 0, "\(check.output)\(check.errors)")
         let folder = AuthTestFiles.packageRoot.appendingPathComponent("examples/ci")
         let readme = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)

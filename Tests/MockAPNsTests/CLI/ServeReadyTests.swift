@@ -24,7 +24,7 @@ struct ServeReadyTests {
         }
     }
 
-    static func start(_ arguments: [String]) throws -> Started {
+    static func start(_ arguments: [String]) async throws -> Started {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["serve", "--port", "0", "--ready-json", "--log-level", "error"] + arguments
@@ -37,7 +37,7 @@ struct ServeReadyTests {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
-        let line = output.fileHandleForReading.read(until: "\n", timeout: .seconds(30))
+        let line = await output.fileHandleForReading.read(until: "\n", timeout: .seconds(30))
         return Started(
             process: process, input: input, output: output, errorFile: errorFile,
             line: line.trimmingCharacters(in: .newlines))
@@ -45,7 +45,7 @@ struct ServeReadyTests {
 
     @Test("--ready-json prints one JSON line with every field, the banner goes to standard error, /v1/info agrees")
     func readyLine() async throws {
-        let started = try Self.start([])
+        let started = try await Self.start([])
         defer { started.stop() }
         let json = try #require(started.json, "not JSON: \(started.line)\n\(started.errors)")
         let keys = [
@@ -69,7 +69,7 @@ struct ServeReadyTests {
         let token = try ProviderTokenSigner.makeToken(
             teamID: "TESTTEAM01", keyID: "TESTKEY001", issuedAt: Int64(Date().timeIntervalSince1970),
             key: ES256PrivateKey(pem: String(contentsOfFile: keyFile, encoding: .utf8)))
-        let push = try Subprocess.run(
+        let push = try await Subprocess.run(
             "/usr/bin/env",
             [
                 "curl", "-sS", "--http2", "--max-time", "15", "-o", "/dev/null", "-w", "%{http_code}",
@@ -81,7 +81,7 @@ struct ServeReadyTests {
         #expect(push.output == "200", "\(push.errors)")
 
         let controlURL = try #require(json["controlURL"]?.stringValue)
-        let info = try Subprocess.run(
+        let info = try await Subprocess.run(
             "/usr/bin/env", ["curl", "-sS", "\(controlURL)/v1/info"], in: AuthTestFiles.packageRoot)
         let answer = try JSONParser.parse(info.output)
         for key in keys { #expect(answer[key] == json[key], "\(key): \(info.output)") }
@@ -89,20 +89,20 @@ struct ServeReadyTests {
 
         // Nothing else on standard output, up to the end.
         started.process.terminate()
-        #expect(started.process.waitUntilExit(timeout: .seconds(10)))
-        let rest = String(decoding: started.output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        #expect(await started.process.waitUntilExit(timeout: .seconds(10)))
+        let rest = await String(decoding: started.output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         #expect(rest.isEmpty, "more on standard output: \(rest)")
     }
 
     @Test("--exit-on-stdin-close shuts down cleanly once standard input is closed")
-    func exitsOnStandardInputClose() throws {
-        let started = try Self.start(["--exit-on-stdin-close"])
+    func exitsOnStandardInputClose() async throws {
+        let started = try await Self.start(["--exit-on-stdin-close"])
         defer { started.stop() }
         #expect(started.json != nil, "\(started.line)\n\(started.errors)")
         try started.input.fileHandleForWriting.write(contentsOf: Data("anything is read and ignored\n".utf8))
         #expect(started.process.isRunning, "input that does not end it is ignored")
         try started.input.fileHandleForWriting.close()
-        #expect(started.process.waitUntilExit(timeout: .seconds(10)), "still running after standard input closed")
+        #expect(await started.process.waitUntilExit(timeout: .seconds(10)), "still running after standard input closed")
         #expect(
             started.process.terminationReason == .exit && started.process.terminationStatus == 0,
             "\(started.errors)")
@@ -118,8 +118,8 @@ struct ServeReadyTests {
     }
 
     @Test("reset --to refuses anything but started or loaded with a usage error")
-    func resetTarget() throws {
-        let result = try CLITests.run(["reset", "--to", "everything"])
+    func resetTarget() async throws {
+        let result = try await CLITests.run(["reset", "--to", "everything"])
         #expect(result.status != 0)
         #expect(result.errors.contains("--to must be started or loaded, got 'everything'"), "\(result.errors)")
     }

@@ -37,7 +37,7 @@ struct ShutdownTests {
         server.standardError = try FileHandle(forWritingTo: errors)
         try server.run()
         defer { if server.isRunning { server.terminate() } }
-        let banner = ServeProcess.readBanner(out.fileHandleForReading)
+        let banner = await ServeProcess.readBanner(out.fileHandleForReading)
         let urlLine = try #require(banner.split(separator: "\n").first { $0.contains("https://127.0.0.1:") })
         let port = try #require(
             urlLine.components(separatedBy: "https://127.0.0.1:")[1].split(separator: "/").first.flatMap { Int($0) })
@@ -62,14 +62,14 @@ struct ShutdownTests {
 
         let stopping = ContinuousClock.now
         server.terminate()  // SIGTERM
-        held.waitUntilExit()
-        slow.waitUntilExit()
+        await held.waitUntilExit()
+        await slow.waitUntilExit()
         let answeredAfter = ContinuousClock.now - stopping
-        server.waitUntilExit()
+        await server.waitUntilExit()
         let stoppedAfter = ContinuousClock.now - stopping
 
-        let heldText = String(decoding: heldOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
-        let slowText = String(decoding: slowOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        let heldText = await String(decoding: heldOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        let slowText = await String(decoding: slowOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         // The delayed answer goes out when the grace period ends, not a minute later.
         #expect(slow.terminationStatus == 0, "\(slowText)")
         #expect(slowText == "200", "\(slowText)")

@@ -28,13 +28,13 @@ struct StartBannerTests {
         environment["MOCK_APNS_URL"] = nil
         let settled = environment
         return try await offPool {
-            try Subprocess.run("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 60)
+            try Subprocess.runBlocking("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 60)
         }
     }
 
     @Test("the curl it prints names the CA by absolute path and shows the status, pasted in another folder")
     func curlShowsTheStatus() async throws {
-        let server = try ServeProcess(
+        let server = try await ServeProcess(
             ["--port", "0", "--control-port", "0", "--log-level", "warning"], in: AuthTestFiles.packageRoot)
         defer { server.stop() }
         let trust = server.bannerLine(containing: "trust this CA")
@@ -48,7 +48,7 @@ struct StartBannerTests {
 
     @Test("with a push-to-start device it prints a mock-apns push --live-activity start that starts one as pasted")
     func pushToStartLine() async throws {
-        let server = try ServeProcess(
+        let server = try await ServeProcess(
             ["--scenario", "scenarios/taxi-ride.yaml", "--port", "0", "--control-port", "0", "--log-level", "warning"],
             in: AuthTestFiles.packageRoot)
         defer { server.stop() }
@@ -59,11 +59,11 @@ struct StartBannerTests {
         #expect(sent.output.hasPrefix("200"), "\(sent.output)")
 
         let control = try #require(server.controlURL)
-        let (_, text, _) = try await Curl.runOnOwnThread(["-sS", control + "/v1/requests"])
+        let (_, text, _) = try await Curl.run(["-sS", control + "/v1/requests"])
         let record = try #require(try JSONParser.parse(text)["records"]?.arrayValue?.last, "\(text)")
         #expect(record["device"]?["outcome"] == "started", "\(text)")
         #expect(record["device"]?["notes"] == [] && record["device"]?["warnings"] == [], "\(text)")
-        let (_, listed, _) = try await Curl.runOnOwnThread(["-sS", control + "/v1/activities?state=active"])
+        let (_, listed, _) = try await Curl.run(["-sS", control + "/v1/activities?state=active"])
         #expect(try JSONParser.parse(listed)["count"] == 1, "\(listed)")
     }
 
@@ -72,7 +72,7 @@ struct StartBannerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("banner-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(
+        let server = try await ServeProcess(
             ["--port", "0", "--control-port", "0", "--log-level", "info"], in: folder)
         defer { server.stop() }
         let line = try #require(server.bannerLine(containing: "trust this CA"))
@@ -81,7 +81,7 @@ struct StartBannerTests {
 
         // curl trusts only the system CAs here: it refuses the certificate with an "unknown CA" alert.
         let port = server.port
-        let refused = try await offPool { try Curl.run(["-sS", "--http2", "https://127.0.0.1:\(port)/"]) }
+        let refused = try await Curl.run(["-sS", "--http2", "https://127.0.0.1:\(port)/"])
         #expect(refused.0 != 0)
         let expected = "does not trust the server certificate (does it trust \(caFile)?"
         let deadline = Date().addingTimeInterval(5)

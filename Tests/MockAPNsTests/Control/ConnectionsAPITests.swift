@@ -96,7 +96,7 @@ struct ConnectionsAPITests {
             frames.append(RawTCP.frame(type: 0x2, stream: 3, payload: [0, 0, 0, 0, 15]))  // PRIORITY: not counted
             frames.append(RawTCP.frame(type: 0x7, payload: [0, 0, 0, 0, 0, 0, 0, 0]))  // GOAWAY NO_ERROR
             let rest = frames.takeBytes()
-            _ = try await offPool { try RawTCP.converse(port: port, writes: [preface, rest]) }
+            _ = try await RawTCP.converse(port: port, writes: [preface, rest])
             let deadline = ContinuousClock.now + .seconds(5)
             var connection: ConnectionSummary?
             repeat {

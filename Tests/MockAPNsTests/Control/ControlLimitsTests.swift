@@ -27,7 +27,7 @@ struct ControlLimitsTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let url = control.url + path
         return try await offPool {
-            let (exit, output, errors) = try Curl.run([
+            let (exit, output, errors) = try Curl.runBlocking([
                 "-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}", "--data-binary",
                 "@\(file.path)", url,
             ])

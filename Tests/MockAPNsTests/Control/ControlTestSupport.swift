@@ -51,7 +51,7 @@ enum ControlCurl {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
         arguments.append(url + path)
-        let (exit, output, errors) = try Curl.run(arguments)
+        let (exit, output, errors) = try Curl.runBlocking(arguments)
         guard exit == 0, let newline = output.lastIndex(of: "\n"),
             let status = Int(output[output.index(after: newline)...])
         else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
@@ -70,18 +70,6 @@ func sendPush(
     ]
     let port = server.port
     return try await offPool {
-        try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
-    }
-}
-
-/// Runs blocking work (a curl, a mock-apns process, a build) on a thread of its own and awaits it.
-///
-/// The control API's handlers run on Swift's concurrency pool (two threads on a two-core machine): a test that
-/// blocked a pool thread waiting for a process that calls the control API could starve the very handler it
-/// waits for. Not on Dispatch's global queues either: on Linux they share a worker limit of about one per core with
-/// the pool, so blocking them starves every other test just the same.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        try Curl.requestBlocking(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
     }
 }

@@ -41,7 +41,7 @@ struct CurlCommandTests {
         let settled = environment
         let folder = FileManager.default.temporaryDirectory
         let result = try await offPool {
-            try Subprocess.run("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 20)
+            try Subprocess.runBlocking("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 20)
         }
         // curl --include: the status line, the headers, a blank line, the body.
         let parts = result.output.components(separatedBy: "\r\n\r\n")
@@ -57,7 +57,7 @@ struct CurlCommandTests {
     {
         let port = server.port
         return try await offPool {
-            try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
+            try Curl.requestBlocking(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
         }
     }
 
@@ -204,7 +204,7 @@ struct CurlCommandTests {
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
             let port = server.port
             let status = try await offPool {
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/\(Self.device)",
                     headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
                     extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
@@ -239,7 +239,7 @@ struct CurlCommandTests {
     func printfFormatRoundTrip() async throws {
         let bytes = (0...255).map(UInt8.init) + Array("'%s\\n$`x`".utf8)
         let result = try await offPool {
-            try Subprocess.run("/bin/bash", ["-c", "printf \(ShellWord.printfFormat(bytes)) | od -An -v -tu1"])
+            try Subprocess.runBlocking("/bin/bash", ["-c", "printf \(ShellWord.printfFormat(bytes)) | od -An -v -tu1"])
         }
         let printed = result.output.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0) }
         #expect(printed == bytes)

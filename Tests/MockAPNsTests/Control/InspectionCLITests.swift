@@ -15,7 +15,7 @@ struct InspectionCLITests {
                 server, to: ControlAPITests.other, topic: "com.example.app.push-type.liveactivity",
                 pushType: "liveactivity",
                 body: #"{"aps":{"event":"update","timestamp":1,"content-state":{"eta":5}}}"#)
-            let table = try await offPool { try CLITests.run(["requests", "--control", control.url]) }
+            let table = try await CLITests.run(["requests", "--control", control.url])
             #expect(table.status == 0, "\(table.errors)")
             let lines = table.output.split(separator: "\n")
             try #require(lines.count == 3, "\(table.output)")
@@ -29,16 +29,16 @@ struct InspectionCLITests {
             #expect(try #require(lines[2].range(of: "event update")).lowerBound.utf16Offset(in: lines[2]) == content)
             #expect(!table.output.contains("\u{1B}["))  // not a terminal: no colour
 
-            let json = try await offPool { try CLITests.run(["requests", "--control", control.url, "--json", "--push-type", "alert"]) }
+            let json = try await CLITests.run(["requests", "--control", control.url, "--json", "--push-type", "alert"])
             let records = json.output.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
             #expect(records.count == 1)
             #expect(records.first??["sequence"] == 1)
 
-            let bad = try await offPool { try CLITests.run(["requests", "--control", control.url, "--status", "9"]) }
+            let bad = try await CLITests.run(["requests", "--control", control.url, "--status", "9"])
             #expect(bad.status != 0)
             #expect(bad.errors.contains("status must be an HTTP status"))
 
-            let reset = try await offPool { try CLITests.run(["reset", "--control", control.url]) }
+            let reset = try await CLITests.run(["reset", "--control", control.url])
             #expect(reset.status == 0)
             #expect(reset.output.contains("journal cleared"))
             #expect(server.journal.count == 0)
@@ -47,7 +47,7 @@ struct InspectionCLITests {
 
     @Test("says how to reach the control API when nothing answers")
     func unreachable() async throws {
-        let result = try await offPool { try CLITests.run(["requests", "--control", "http://127.0.0.1:9"]) }
+        let result = try await CLITests.run(["requests", "--control", "http://127.0.0.1:9"])
         #expect(result.status != 0)
         #expect(result.errors.contains("cannot reach the mock-apns control API at http://127.0.0.1:9"))
     }
@@ -72,11 +72,11 @@ struct InspectionCLITests {
             // threads the test suites share. A blocking read here holds one of two for up to 30 s; in CI
             // (2026-11-27) the child twice got no answer within its 10 s, likely while other blocking reads held
             // the rest.
-            let output = try await out.fileHandleForReading.readOffPool(until: "Order ready", timeout: .seconds(30))
+            let output = await out.fileHandleForReading.read(until: "Order ready", timeout: .seconds(30))
             guard output.contains("\"Order ready\"") else {
                 // Once (2026-11-27) the child printed nothing and its output ended after 32 s: say why it stopped.
                 if process.isRunning { process.terminate() }
-                let said = try await errors.fileHandleForReading.readOffPool(until: "\u{0}", timeout: .seconds(2))
+                let said = await errors.fileHandleForReading.read(until: "\u{0}", timeout: .seconds(2))
                 Issue.record("no record in 30 s; stdout \(output.debugDescription), stderr \(said.debugDescription)")
                 return
             }
@@ -91,7 +91,8 @@ struct InspectionCLITests {
             let finished = NIOLockedValueBox(false)
             let pipeline = Task {
                 defer { finished.withLockedValue { $0 = true } }
-                return try await Subprocess.runOnOwnThread("/bin/bash", ["-c", script, CLITests.executable, control.url], timeout: 30)
+                return try await Subprocess.run(
+                    "/bin/bash", ["-c", script, CLITests.executable, control.url], timeout: 30)
             }
             let deadline = ContinuousClock.now + .seconds(20)
             while !finished.withLockedValue({ $0 }), ContinuousClock.now < deadline {

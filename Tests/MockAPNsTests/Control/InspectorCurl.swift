@@ -36,7 +36,7 @@ enum InspectorCurl {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
         arguments.append(url + path)
-        let result = try await Subprocess.runOnOwnThread("/usr/bin/env", ["curl"] + arguments)
+        let result = try await Subprocess.run("/usr/bin/env", ["curl"] + arguments)
         guard result.status == 0 else {
             throw Curl.Failure(description: "curl exited \(result.status): \(result.errors)")
         }

@@ -81,7 +81,7 @@ struct RecordSearchAPITests {
         try await withControlServer { server, control in
             try await Self.pushThree(server)
             let listed = try await offPool {
-                try CLITests.run([
+                try CLITests.runBlocking([
                     "requests", "--control", control.url, "--json", "--query", "status:4xx -reason:BadDeviceToken",
                 ])
             }
@@ -91,14 +91,15 @@ struct RecordSearchAPITests {
 
             let table = try await offPool {
                 // A search that starts with '-' is given as --query=…, or the parser takes it for a flag.
-                try CLITests.run(["requests", "--control", control.url, "--query=-status:2xx", "--limit", "1"])
+                try CLITests.runBlocking(["requests", "--control", control.url, "--query=-status:2xx", "--limit", "1"])
             }
             #expect(table.status == 0, "\(table.errors)")
             // The header and one row (an indented `why:` line under it explains the rejection).
             #expect(table.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count == 2, "\(table.output)")
 
             let bad = try await offPool {
-                try CLITests.run(["requests", "--control", control.url, "--query", "status:4xx -reson:BadDeviceToken"])
+                try CLITests.runBlocking(
+                    ["requests", "--control", control.url, "--query", "status:4xx -reson:BadDeviceToken"])
             }
             #expect(bad.status == 64, "\(bad.status) \(bad.errors)")
             #expect(

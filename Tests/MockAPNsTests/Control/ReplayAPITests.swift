@@ -89,7 +89,7 @@ struct ReplayAPITests {
             let old = testProviderToken(at: Date() - 7200)
             let port = server.port
             let status = try await offPool {
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(token: old),
                     body: EndToEndTests.alert
                 ).status
@@ -160,7 +160,7 @@ struct ReplayAPITests {
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
             let port = server.port
             let status = try await offPool {
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/\(Self.device)",
                     headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
                     extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]

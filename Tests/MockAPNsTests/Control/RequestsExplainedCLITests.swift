@@ -21,7 +21,7 @@ struct RequestsExplainedCLITests {
         let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
         let port = server.port
         return try await offPool {
-            try Curl.request(
+            try Curl.requestBlocking(
                 port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: EndToEndTests.alert
             ).status
         }
@@ -34,7 +34,7 @@ struct RequestsExplainedCLITests {
             #expect(big.utf8.count == 4150)
             #expect(try await sendPush(server, body: big) == 413)
             #expect(try await Self.pushWithoutPushType(server) == 200)
-            let table = try await offPool { try CLITests.run(["requests", "--control", control.url]) }
+            let table = try await CLITests.run(["requests", "--control", control.url])
             #expect(table.status == 0, "\(table.errors)")
             let lines = table.output.split(separator: "\n").map(String.init)
             try #require(lines.count == 5, "\(table.output)")
@@ -52,7 +52,7 @@ struct RequestsExplainedCLITests {
         try await withControlServer { server, control in
             #expect(try await sendPush(server, body: Self.alert(bytes: 4150)) == 413)
             #expect(try await Self.pushWithoutPushType(server) == 200)
-            let one = try await offPool { try CLITests.run(["requests", "1", "--control", control.url]) }
+            let one = try await CLITests.run(["requests", "1", "--control", control.url])
             #expect(one.status == 0, "\(one.errors)")
             for text in [
                 "#1 received", "request   POST /3/device/\(EndToEndTests.device)", "headers   apns-push-type: alert",
@@ -62,13 +62,13 @@ struct RequestsExplainedCLITests {
             ] {
                 #expect(one.output.contains(text), "\(text) in \(one.output)")
             }
-            let two = try await offPool { try CLITests.run(["requests", "2", "--control", control.url]) }
+            let two = try await CLITests.run(["requests", "2", "--control", control.url])
             #expect(two.output.contains("notes     no apns-push-type: taken as alert"), "\(two.output)")
 
-            let missing = try await offPool { try CLITests.run(["requests", "9", "--control", control.url]) }
+            let missing = try await CLITests.run(["requests", "9", "--control", control.url])
             #expect(missing.status != 0)
             #expect(missing.errors.contains("no record #9: the journal holds 2 record(s)"), "\(missing.errors)")
-            let bad = try await offPool { try CLITests.run(["requests", "seven", "--control", control.url]) }
+            let bad = try await CLITests.run(["requests", "seven", "--control", control.url])
             #expect(bad.status == 64, "\(bad.status)")
             #expect(bad.errors.contains("SEQ must be a record's sequence number"), "\(bad.errors)")
         }
@@ -81,7 +81,7 @@ struct RequestsExplainedCLITests {
             #expect(try await ActivityAPITests.update(server, token, #"{"status":"2"}"#).device?.kind == .applied)
             let update = try #require(server.journal.records().last?.sequence)
             let result = try await offPool {
-                try CLITests.run(["requests", String(update), "--control", control.url])
+                try CLITests.runBlocking(["requests", String(update), "--control", control.url])
             }
             #expect(result.status == 0, "\(result.errors)")
             #expect(result.output.contains("phone     applied"), "\(result.output)")
@@ -96,7 +96,7 @@ struct RequestsExplainedCLITests {
         try await withControlServer { server, control in
             #expect(try await sendPush(server) == 200)
             #expect(try await ControlCurl.call("POST", control, "/v1/requests/1/replay").status == 201)
-            let explained = try await offPool { try CLITests.run(["requests", "2", "--control", control.url]) }
+            let explained = try await CLITests.run(["requests", "2", "--control", control.url])
             #expect(explained.status == 0, "\(explained.errors)")
             let first = explained.output.split(separator: "\n").first ?? ""
             #expect(first.hasPrefix("#2 received ") && first.hasSuffix(" as a replay of #1 through the control API"))

@@ -107,7 +107,7 @@ enum DocSnippetRunner {
         let file = scenarios.appendingPathComponent("snippet.yaml")
         try snippet.text.write(to: file, atomically: true, encoding: .utf8)
         let path = file.path
-        let result = try await offPool { try Subprocess.run(CLITests.executable, ["check", path], in: folder) }
+        let result = try await Subprocess.run(CLITests.executable, ["check", path], in: folder)
         #expect(
             result.status == 0,
             "\(snippet.testDescription) does not pass mock-apns check:\n\(snippet.text)\(result.output)\(result.errors)"
@@ -172,7 +172,7 @@ enum DocSnippetRunner {
         let grace = Date().addingTimeInterval(2)
         while process.isRunning, Date() < grace { usleep(20_000) }
         kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         return Exit(status: process.terminationStatus, timedOut: timedOut, output: text)
     }
@@ -232,7 +232,7 @@ final class MockServerProcess: @unchecked Sendable {
         let banner = BannerReader(out.fileHandleForReading)
         guard let text = banner.wait(for: "\nready", timeout: 30) else {
             process.terminate()
-            process.waitUntilExit()
+            process.waitUntilExitBlocking()
             throw Failure(description: "mock-apns serve printed no 'ready' within 30 s:\n\(banner.text)")
         }
         func port(after prefix: String) -> Int? {
@@ -243,7 +243,7 @@ final class MockServerProcess: @unchecked Sendable {
             let channels = port(after: "(HTTP/2, TLS)  https://127.0.0.1:")
         else {
             process.terminate()
-            process.waitUntilExit()
+            process.waitUntilExitBlocking()
             throw Failure(description: "no APNs or control URL in the banner:\n\(text)")
         }
         return MockServerProcess(process: process, apnsPort: apns, controlPort: control, channelsPort: channels)
@@ -252,13 +252,13 @@ final class MockServerProcess: @unchecked Sendable {
     /// Stops the server with SIGTERM and waits for it.
     func stop() {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
     }
 
     /// `stop()` on a thread outside the cooperative pool: a graceful shutdown may take seconds, and a blocked
     /// pool thread would hold up every other test.
     func stopOffPool() async {
-        _ = try? await offPool { self.stop() }
+        await offPool { self.stop() }
     }
 
     /// Collects a pipe's text on its own thread.

@@ -7,7 +7,7 @@ import Testing
 @Suite("install script layout")
 struct InstallScriptTests {
     @Test("install puts scenarios/ and certs/ in $PREFIX/share/mock-apns, where the installed binary finds them")
-    func installsScenariosWhereTheBinaryLooks() throws {
+    func installsScenariosWhereTheBinaryLooks() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let fakeBin = work.appendingPathComponent("fakebin")
@@ -18,8 +18,9 @@ struct InstallScriptTests {
         try InstalledMockAPNs.writeStandIns(in: fakeBin, built: built.path)
         let prefix = work.appendingPathComponent("prefix").path
         let scratch = work.appendingPathComponent("scratch").path
-        let result = try InstalledMockAPNs.runInstall(
-            prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+        let result = try await offPool {
+            try InstalledMockAPNs.runInstall(prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+        }
         #expect(result.status == 0, "\(result.errors)")
         let share = "\(prefix)/share/mock-apns"
         #expect(FileManager.default.isExecutableFile(atPath: "\(prefix)/bin/mock-apns"))
@@ -34,8 +35,9 @@ struct InstallScriptTests {
             _ = try ScenarioLoader.load(file: "\(share)/scenarios/default.yaml")
         }
         // Run again: the folders are replaced, not nested.
-        let again = try InstalledMockAPNs.runInstall(
-            prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+        let again = try await offPool {
+            try InstalledMockAPNs.runInstall(prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+        }
         #expect(again.status == 0, "\(again.errors)")
         #expect(!FileManager.default.fileExists(atPath: "\(share)/scenarios/scenarios"))
     }

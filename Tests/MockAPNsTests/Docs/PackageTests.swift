@@ -24,19 +24,21 @@ struct PackageTests {
         defer { try? FileManager.default.removeItem(at: work) }
 
         let packaged = try await offPool {
-            try Subprocess.run(root.appendingPathComponent("scripts/package").path, ["--output", work.path], in: root)
+            try Subprocess.runBlocking(
+                root.appendingPathComponent("scripts/package").path, ["--output", work.path], in: root)
         }
         try #require(packaged.status == 0, "scripts/package failed:\n\(packaged.errors)")
         let archive = packaged.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let version = try String(contentsOf: root.appendingPathComponent("VERSION"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let arch = try Subprocess.run("/usr/bin/uname", ["-m"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = try await Subprocess.run(
+            "/usr/bin/uname", ["-m"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = "mock-apns-\(version)-linux-\(arch)"
         #expect(archive == work.appendingPathComponent("\(name).tar.gz").path)
 
         let unpacked = work.appendingPathComponent("unpacked")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-        let untar = try Subprocess.run("/usr/bin/tar", ["-xzf", archive, "-C", unpacked.path])
+        let untar = try await Subprocess.run("/usr/bin/tar", ["-xzf", archive, "-C", unpacked.path])
         try #require(untar.status == 0, "\(untar.errors)")
         let folder = unpacked.appendingPathComponent(name)
         let expected = [
@@ -47,7 +49,7 @@ struct PackageTests {
         }
         let binary = folder.appendingPathComponent("mock-apns").path
 
-        let ldd = try Subprocess.run("/usr/bin/ldd", [binary])
+        let ldd = try await Subprocess.run("/usr/bin/ldd", [binary])
         #expect(ldd.status == 0)
         for runtime in ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime"] {
             #expect(!ldd.output.contains(runtime), "the packaged binary needs \(runtime):\n\(ldd.output)")
@@ -56,11 +58,13 @@ struct PackageTests {
 
         // No Swift anywhere: an empty environment but for a PATH of the system's folders.
         let bare = ["PATH": "/usr/bin:/bin", "HOME": work.path]
-        let which = try Subprocess.run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "sh", "-c", "command -v swift"])
+        let which = try await Subprocess.run(
+            "/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "sh", "-c", "command -v swift"])
         #expect(which.status != 0, "swift is on /usr/bin:/bin: \(which.output)")
-        let reported = try Subprocess.run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "--version"], in: folder)
+        let reported = try await Subprocess.run(
+            "/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "--version"], in: folder)
         #expect(reported.output.trimmingCharacters(in: .whitespacesAndNewlines) == version)
-        let token = try Subprocess.run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "token"], in: folder)
+        let token = try await Subprocess.run("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary, "token"], in: folder)
         let jwt = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(token.status == 0 && !jwt.isEmpty, "\(token.errors)")
 
@@ -72,14 +76,14 @@ struct PackageTests {
         let answers: Result<(Curl.Response, Run, Run), any Error>
         do {
             answers = .success(try await offPool {
-                let push = try Curl.request(
+                let push = try Curl.requestBlocking(
                     port: server.apnsPort, path: "/3/device/\(DocSnippetRunner.token)",
                     headers: [
                         "apns-topic": "com.example.app", "apns-push-type": "alert", "authorization": "bearer \(jwt)",
                     ],
                     body: #"{"aps":{"alert":"from the package"}}"#
                 )
-                let records = try Subprocess.run(
+                let records = try Subprocess.runBlocking(
                     "/usr/bin/env",
                     [
                         "-i", "PATH=/usr/bin:/bin", binary, "requests", "--json", "--control",
@@ -89,7 +93,7 @@ struct PackageTests {
                 )
                 // The inspector's page and files come from inside the binary: nothing beside it holds them.
                 let control = "http://127.0.0.1:\(controlPort)"
-                let page = try Curl.run([
+                let page = try Curl.runBlocking([
                     "-sS", "-o", "/dev/null", "-w", "%{http_code} %{content_type}\n", control + "/push/1",
                     "-o", "/dev/null", "-w", "%{http_code} %{content_type}\n", control + "/assets/app.js",
                 ])

@@ -17,16 +17,16 @@ struct ScriptErrorTests {
     }
 
     @Test("install says where to get Swift when swift is not on PATH")
-    func installWithoutSwift() throws {
-        let result = try Subprocess.run(
+    func installWithoutSwift() async throws {
+        let result = try await Subprocess.run(
             "/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", "HOME=/tmp", Self.script("install")])
         #expect(result.status == 1)
         #expect(result.errors.contains("swift is not on PATH; install Swift 6 first"), "\(result.errors)")
     }
 
     @Test("install names a folder it cannot write to and the PREFIX that changes it")
-    func installUnwritable() throws {
-        let result = try Subprocess.run(
+    func installUnwritable() async throws {
+        let result = try await Subprocess.run(
             "/usr/bin/env",
             ["-i", "PATH=\(Self.swiftFolder):/usr/bin:/bin", "PREFIX=/proc/mock-apns", Self.script("install")])
         #expect(result.status == 1)
@@ -39,8 +39,8 @@ struct ScriptErrorTests {
         ("package", ["--bogus"], "unknown option '--bogus' (known: --output DIR, --help)"),
         ("package", ["--output"], "--output needs a folder"),
     ])
-    func unknownOptions(script: String, arguments: [String], message: String) throws {
-        let result = try Subprocess.run(Self.script(script), arguments)
+    func unknownOptions(script: String, arguments: [String], message: String) async throws {
+        let result = try await Subprocess.run(Self.script(script), arguments)
         #expect(result.status == 2)
         #expect(result.errors.contains(message), "\(result.errors)")
     }

@@ -5,15 +5,15 @@ import Testing
 /// still shows.
 @Suite("scripts/test's summary")
 struct TestSummaryScriptTests {
-    static func summarize(_ log: String) throws -> (status: Int32, output: String, errors: String) {
+    static func summarize(_ log: String) async throws -> (status: Int32, output: String, errors: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("test-log-\(UUID().uuidString)")
         try log.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try Subprocess.run(ScriptErrorTests.script("test-summary"), [file.path])
+        return try await Subprocess.run(ScriptErrorTests.script("test-summary"), [file.path])
     }
 
     @Test("after a failing run, lists each failed expectation again, after the skipped tests")
-    func failures() throws {
+    func failures() async throws {
         let log = """
             ◇ Test "answers 200" started.
             ◇ Test "lists the skipped tests" started.
@@ -27,7 +27,7 @@ struct TestSummaryScriptTests {
             ✘ Test floods(kind:) recorded an issue with 1 argument kind → "ping" at C.swift:9:9: Expectation failed
             ✘ Test run with 3 tests in 1 suite failed after 1.0 seconds with 2 issues.
             """
-        let result = try Self.summarize(log)
+        let result = try await Self.summarize(log)
         #expect(result.status == 0, "\(result.errors)")
         #expect(
             result.output == """
@@ -45,15 +45,15 @@ struct TestSummaryScriptTests {
     }
 
     @Test("a clean run says only that nothing was skipped; an XCTest skip counts; a long list of failures stops at 50")
-    func cleanAndLong() throws {
-        let clean = try Self.summarize(
+    func cleanAndLong() async throws {
+        let clean = try await Self.summarize(
             "Test Case '-[A b]' passed (0.1 seconds).\n✔ Test run with 3 tests in 1 suite passed after 1.0 seconds.\n")
         #expect(clean.output == "\nscripts/test: no test skipped.\n")
-        let xcTest = try Self.summarize("Test Case '-[A b]' skipped (0.001 seconds).\n")
+        let xcTest = try await Self.summarize("Test Case '-[A b]' skipped (0.001 seconds).\n")
         #expect(xcTest.output.contains("scripts/test: 1 test(s) skipped:\n  Case '-[A b]' skipped (0.001 seconds).\n"))
 
         let many = (1...55).map { "✘ Test \"t\($0)\" recorded an issue at A.swift:\($0):1: Expectation failed" }
-        let long = try Self.summarize(many.joined(separator: "\n"))
+        let long = try await Self.summarize(many.joined(separator: "\n"))
         let lines = long.output.split(separator: "\n")
         #expect(lines.contains("scripts/test: 55 failed expectation(s), as reported above:"))
         #expect(lines.filter { $0.hasPrefix("  \"t") }.count == 50)
@@ -61,8 +61,8 @@ struct TestSummaryScriptTests {
     }
 
     @Test("a log it cannot read is an error")
-    func unreadable() throws {
-        let result = try Subprocess.run(ScriptErrorTests.script("test-summary"), ["/nonexistent/log"])
+    func unreadable() async throws {
+        let result = try await Subprocess.run(ScriptErrorTests.script("test-summary"), ["/nonexistent/log"])
         #expect(result.status == 2)
         #expect(result.errors.contains("/nonexistent/log"))
     }

@@ -125,7 +125,7 @@ extension AttackTests {
                 }
             }
             // No malformed request is ever recorded as answered unless the client saw it answered.
-            try Self.expectJournalAgrees(trial, server, sourceLocation: sourceLocation)
+            try await Self.expectJournalAgrees(trial, server, sourceLocation: sourceLocation)
             #expect(server.process.isRunning, sourceLocation: sourceLocation)
         }
     }
@@ -144,7 +144,7 @@ extension AttackTests {
     static func garbageCases() async throws
         -> (cases: [String: [String: Any]], server: ServeProcess, trial: Attacker.Trial)
     {
-        let server = try ServeProcess()
+        let server = try await ServeProcess()
         let trial = try await Attacker.run("garbage", against: server)
         return (trial.result["cases"] as? [String: [String: Any]] ?? [:], server, trial)
     }
@@ -161,7 +161,7 @@ extension AttackTests {
         for name in ["tls-1.0", "tls-1.1"] {
             #expect(cases[name]?["refused"] as? Bool == true, "\(name): \(cases[name] ?? [:])")
         }
-        try Self.expectSurvived(trial, server, growthMiB: 64)
+        try await Self.expectSurvived(trial, server, growthMiB: 64)
     }
 
     @Test("plain HTTP/1.1 and an h2c upgrade on the TLS port get a one-line HTTP/1.1 400; renegotiation is refused")
@@ -178,7 +178,7 @@ extension AttackTests {
         #expect(renegotiation["hung"] as? Bool == false, "the client is left waiting: \(renegotiation)")
         #expect(renegotiation["closed"] as? Bool == true, "\(renegotiation)")
         #expect(renegotiation["renegotiated"] as? Bool == false, "\(renegotiation)")
-        try Self.expectSurvived(trial, server, growthMiB: 64)
+        try await Self.expectSurvived(trial, server, growthMiB: 64)
     }
 
     @Test("slowloris: 100 byte-at-a-time ClientHellos, 100 byte-at-a-time prefaces and 100 idle connections closed")
@@ -200,7 +200,7 @@ extension AttackTests {
             let idle = modes["idle"]?["goawayDebug"] as? [String] ?? []
             #expect(idle.contains { $0.contains("IdleTimeout") }, "idle connections get GOAWAY IdleTimeout: \(idle)")
             #expect(trial.descriptorsAfter <= trial.descriptorsBefore, "\(trial.figures)")
-            try Self.expectSurvived(trial, server, growthMiB: 64)
+            try await Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 }

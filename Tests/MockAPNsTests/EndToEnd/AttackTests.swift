@@ -24,7 +24,7 @@ struct AttackTests {
     static func expectSurvived(
         _ trial: Attacker.Trial, _ server: ServeProcess, growthMiB: Int,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let figures = trial.figures
         print("attack figures (\(trial.summary["attack"] ?? "?")): \(figures)")
         #expect(server.process.isRunning, "the server died: \(figures)", sourceLocation: sourceLocation)
@@ -43,7 +43,7 @@ struct AttackTests {
             (probe["p99ms"] as? Double ?? .infinity) <= probeP99Milliseconds, "the probe waited: \(figures)",
             sourceLocation: sourceLocation)
         guard server.process.isRunning else { return }
-        let response = try Curl.request(
+        let response = try await Curl.request(
             port: server.port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
             body: EndToEndTests.alert)
         #expect(response.status == 200, "a push after the attack: \(figures)", sourceLocation: sourceLocation)
@@ -55,8 +55,8 @@ struct AttackTests {
     /// GOAWAY the connection received.
     static func expectJournalAgrees(
         _ trial: Attacker.Trial, _ server: ServeProcess, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let records = Dictionary(grouping: try server.records(from: trial.journalMark), by: \.port)
+    ) async throws {
+        let records = Dictionary(grouping: try await server.records(from: trial.journalMark), by: \.port)
         var doubled = 0
         var missing = 0
         var wrongStatus = 0
@@ -104,11 +104,11 @@ struct AttackTests {
         try await withServeProcess { server in
             let trial = try await Attacker.run("rapid-reset", against: server, ["--count", "20000", "--time", "30"])
             #expect(trial.result["streams"] as? Int == 20_000, "\(trial.figures)")
-            try Self.expectJournalAgrees(trial, server)
+            try await Self.expectJournalAgrees(trial, server)
             // Only the warm-up push of each connection was a whole request.
             let answered = trial.connections.reduce(0) { $0 + $1.answers.count }
-            #expect(try server.records(from: trial.journalMark).count == answered + trial.probeAnswered)
-            try Self.expectSurvived(trial, server, growthMiB: 64)
+            await #expect(try server.records(from: trial.journalMark).count == answered + trial.probeAnswered)
+            try await Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 
@@ -118,8 +118,8 @@ struct AttackTests {
             let trial = try await Attacker.run(
                 "rapid-reset", against: server, ["--count", "20000", "--time", "30", "--complete"])
             #expect(trial.result["streams"] as? Int == 20_000, "\(trial.figures)")
-            try Self.expectJournalAgrees(trial, server)
-            try Self.expectSurvived(trial, server, growthMiB: 160)
+            try await Self.expectJournalAgrees(trial, server)
+            try await Self.expectSurvived(trial, server, growthMiB: 160)
         }
     }
 
@@ -128,8 +128,8 @@ struct AttackTests {
         try await withServeProcess { server in
             let trial = try await Attacker.run(
                 "continuation-flood", against: server, ["--count", "1000000", "--time", "4"])
-            try Self.expectJournalAgrees(trial, server)
-            try Self.expectSurvived(trial, server, growthMiB: 128)
+            try await Self.expectJournalAgrees(trial, server)
+            try await Self.expectSurvived(trial, server, growthMiB: 128)
             // Every connection the attack finished ends: no header block grows without limit.
             #expect(trial.connections.count > 1, "\(trial.figures)")
             #expect(trial.connections.dropLast().allSatisfy { $0.endedByServer }, "\(trial.figures)")
@@ -140,8 +140,8 @@ struct AttackTests {
     func hpackBomb() async throws {
         try await withServeProcess { server in
             let trial = try await Attacker.run("hpack-bomb", against: server, ["--count", "200", "--time", "10"])
-            try Self.expectJournalAgrees(trial, server)
-            try Self.expectSurvived(trial, server, growthMiB: 64)
+            try await Self.expectJournalAgrees(trial, server)
+            try await Self.expectSurvived(trial, server, growthMiB: 64)
             let connection = try #require(trial.connections.first)
             #expect(connection.answers.values.allSatisfy { $0 == 200 } && connection.answers.count == 1,
                     "only the warm-up push is answered: \(connection.answers)")
@@ -155,8 +155,8 @@ struct AttackTests {
         try await withServeProcess { server in
             let trial = try await Attacker.run(
                 "flood", against: server, ["--kind", kind, "--count", "5000000", "--time", "3", "--batch", "500"])
-            try Self.expectJournalAgrees(trial, server)
-            try Self.expectSurvived(trial, server, growthMiB: 64)
+            try await Self.expectJournalAgrees(trial, server)
+            try await Self.expectSurvived(trial, server, growthMiB: 64)
         }
     }
 
@@ -165,8 +165,8 @@ struct AttackTests {
         try await withServeProcess { server in
             let trial = try await Attacker.run(
                 "no-read", against: server, ["--count", "30000", "--time", "20", "--stall", "3"])
-            try Self.expectJournalAgrees(trial, server)
-            try Self.expectSurvived(trial, server, growthMiB: 160)
+            try await Self.expectJournalAgrees(trial, server)
+            try await Self.expectSurvived(trial, server, growthMiB: 160)
             let connection = try #require(trial.connections.first)
             let requests = trial.result["requests"] as? Int ?? 0
             #expect(
@@ -187,10 +187,10 @@ struct AttackTests {
             #expect(answered == cycles, "\(trial.figures)")
             #expect(trial.descriptorsAfter <= trial.descriptorsBefore, "descriptors leaked: \(trial.figures)")
             // Ports repeat over thousands of connections: compare totals.
-            let records = try server.records(from: trial.journalMark)
+            let records = try await server.records(from: trial.journalMark)
             #expect(records.count == answered + trial.probeAnswered, "\(trial.figures)")
             #expect(records.allSatisfy { $0.status == 200 })
-            try Self.expectSurvived(trial, server, growthMiB: 160)
+            try await Self.expectSurvived(trial, server, growthMiB: 160)
         }
     }
 }

@@ -13,7 +13,7 @@ struct ClockEndToEndTests {
     static func push(_ server: MockAPNsServer, to token: String = device, jwt: String) async throws -> Curl.Response {
         let port = server.port
         return try await offPool {
-            try Curl.request(
+            try Curl.requestBlocking(
                 port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(token: jwt),
                 body: EndToEndTests.alert)
         }

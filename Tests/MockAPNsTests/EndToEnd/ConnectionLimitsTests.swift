@@ -39,8 +39,8 @@ struct ConnectionLimitsTests {
     }
 
     /// A normal push over curl: the server still serves after whatever the test did.
-    static func pushes(_ server: MockAPNsServer) throws -> Int {
-        try Curl.request(
+    static func pushes(_ server: MockAPNsServer) async throws -> Int {
+        try await Curl.request(
             port: server.port, path: "/3/device/\(ThirdPartyClients.liveToken)",
             headers: [
                 "apns-topic": "com.example.app", "apns-push-type": "alert",
@@ -133,8 +133,8 @@ struct ConnectionLimitsTests {
             ["--idle-timeout", "25h"], ["--idle-timeout", "5"], ["--handshake-timeout", "0s"],
             ["--max-connections", "0"], ["--max-connections", "2000000"],
         ])
-    func badFlags(flags: [String]) throws {
-        let result = try CLITests.run(["serve", "--port", "0", "--no-control"] + flags)
+    func badFlags(flags: [String]) async throws {
+        let result = try await CLITests.run(["serve", "--port", "0", "--no-control"] + flags)
         #expect(result.status != 0)
         #expect(result.errors.contains(flags[0]), "\(result.errors)")
         #expect(result.errors.contains("Usage:") || result.errors.contains("Help:"), "\(result.errors)")
@@ -157,7 +157,7 @@ struct ConnectionLimitsTests {
             #expect(server.metrics.openConnections == 0)
             // Once per 10 s: the first closure is logged, the other 29 are counted, not logged.
             #expect(logs.lines(containing: "did not finish the TLS handshake and HTTP/2 preface within 800ms").count == 1)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -169,7 +169,7 @@ struct ConnectionLimitsTests {
             let detail = try await Self.probe(server, name, ["--seconds", "5"])
             let closed = try #require(detail["closedAfter"] as? Double, "never closed: \(detail)")
             #expect(closed > 0.5 && closed < 2.5)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -188,7 +188,7 @@ struct ConnectionLimitsTests {
             #expect(after > 1.3 && after < 3.0, "\(detail)")
             let closed = try #require(detail["closedAfterGoaway"] as? Double, "not closed: \(detail)")
             #expect(closed < 3)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -213,7 +213,7 @@ struct ConnectionLimitsTests {
             try await Task.sleep(for: .milliseconds(200))
             for _ in 0..<3 {
                 let started = ContinuousClock.now
-                let reply = try RawTCP.exchange(port: server.port, bytes: [], timeout: 3)
+                let reply = try await RawTCP.exchange(port: server.port, bytes: [], timeout: 3)
                 #expect(reply.isEmpty)
                 #expect(ContinuousClock.now - started < .seconds(1), "the extra connection was not closed at once")
             }
@@ -222,7 +222,7 @@ struct ConnectionLimitsTests {
             #expect(refusals.first?.contains("limits.maxConnections or --max-connections") == true)
             for socket in held { socket.close() }
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -231,7 +231,7 @@ struct ConnectionLimitsTests {
     @Test("answers plain HTTP/1.1 on the TLS port with a cleartext 400 that says to use HTTPS and HTTP/2")
     func plainHTTP() async throws {
         try await Self.withLimitedServer { server, logs in
-            let (status, output, errors) = try Curl.run([
+            let (status, output, errors) = try await Curl.run([
                 "-sS", "--max-time", "5", "-o", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(server.port)/3/device/x",
                 "-d", "{}",
             ])
@@ -239,14 +239,14 @@ struct ConnectionLimitsTests {
             #expect(output.hasSuffix("\n400"), "\(output)")
             #expect(output.contains("speaks HTTP/2 over TLS only"), "\(output)")
             #expect(logs.lines(containing: "plain-HTTP request on the TLS port").count == 1)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
     @Test("answers HTTP/2 cleartext on the TLS port with GOAWAY PROTOCOL_ERROR saying to use TLS, then closes")
     func cleartextHTTP2() async throws {
         try await Self.withLimitedServer { server, _ in
-            let reply = try RawTCP.exchange(
+            let reply = try await RawTCP.exchange(
                 port: server.port, bytes: Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0],
                 timeout: 3)
             #expect(reply.count > 18 && reply[3] == 0x4 && reply[12] == 0x7, "\(reply)")  // SETTINGS, then GOAWAY
@@ -259,26 +259,27 @@ struct ConnectionLimitsTests {
     func garbage() async throws {
         try await Self.withLimitedServer { server, logs in
             let started = ContinuousClock.now
-            let reply = try RawTCP.exchange(port: server.port, bytes: [0x00, 0xff, 0x13, 0x37, 0x42] + Array(repeating: 7, count: 100), timeout: 3)
+            let reply = try await RawTCP.exchange(
+                port: server.port, bytes: [0x00, 0xff, 0x13, 0x37, 0x42] + Array(repeating: 7, count: 100), timeout: 3)
             #expect(reply.isEmpty)
             #expect(ContinuousClock.now - started < .seconds(1))
             #expect(logs.lines(containing: "does not speak TLS on this port").count == 1)
             #expect(server.metrics.failedHandshakes == 1)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
     @Test("refuses TLS 1.0 and 1.1 clients with a protocol_version alert, logged once", arguments: ["-tls1", "-tls1_1"])
     func oldTLS(flag: String) async throws {
         try await Self.withLimitedServer { server, logs in
-            let result = try Subprocess.run(
+            let result = try await Subprocess.run(
                 "/usr/bin/env",
                 ["timeout", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", flag, "-cipher",
                  "DEFAULT@SECLEVEL=0"])
             #expect(result.status != 0)
             #expect(result.errors.contains("alert protocol version"), "\(result.errors)")
             #expect(logs.lines(containing: "TLS 1.1 or older").count == 1, "\(logs.all)")
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -287,7 +288,7 @@ struct ConnectionLimitsTests {
         // s_client sends no HTTP/2 preface: a handshake timeout longer than the exchange.
         try await Self.withLimitedServer(handshake: .seconds(8)) { server, logs in
             let started = ContinuousClock.now
-            let result = try Subprocess.run(
+            let result = try await Subprocess.run(
                 "/bin/bash",
                 ["-c",
                  "(sleep 1; echo R; sleep 2) | timeout 10 openssl s_client -connect 127.0.0.1:\(server.port) "
@@ -296,7 +297,7 @@ struct ConnectionLimitsTests {
             #expect((result.output + result.errors).contains("no renegotiation"), "\(result.errors)")
             #expect(logs.lines(containing: "refused a TLS renegotiation").count == 1, "\(logs.all)")
             #expect(server.metrics.openConnections == 0)
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
         }
     }
 
@@ -304,7 +305,8 @@ struct ConnectionLimitsTests {
     func untrustedClient() async throws {
         try await Self.withLimitedServer { server, logs in
             for _ in 0..<3 {
-                let (status, _, _) = try Curl.run(["-sS", "--max-time", "5", "--http2", "https://localhost:\(server.port)/"])
+                let (status, _, _) = try await Curl.run(
+                    ["-sS", "--max-time", "5", "--http2", "https://localhost:\(server.port)/"])
                 #expect(status == 60)
             }
             let lines = logs.lines(containing: "the client does not trust the server certificate")
@@ -329,14 +331,14 @@ struct ConnectionLimitsTests {
             let control = try await MockAPNsControlAPI.start(server: server, host: "127.0.0.1", port: 0, logger: logger)
             defer { Task { try? await control.shutdown() } }
             for _ in 0..<2 {
-                let (status, _, errors) = try await Curl.runOnOwnThread([
+                let (status, _, errors) = try await Curl.run([
                     "-sS", "--max-time", "5", "https://127.0.0.1:\(control.port)/healthz",
                 ])
                 #expect(status != 0, "\(errors)")
             }
             let hints = logs.lines(containing: "it speaks plain HTTP, not HTTPS — use http://127.0.0.1:\(control.port)")
             #expect(hints.count == 1, "\(logs.all)")
-            let (status, output, _) = try await Curl.runOnOwnThread([
+            let (status, output, _) = try await Curl.run([
                 "-sS", "--max-time", "5", "http://127.0.0.1:\(control.port)/healthz",
             ])
             #expect(status == 0, "\(output)")
@@ -384,7 +386,7 @@ struct ConnectionLimitsTests {
             try await Task.sleep(for: .seconds(1))
             #expect(server.journal.totalCount == recorded, "the server still reads from a client that does not")
             let started = ContinuousClock.now
-            #expect(try Self.pushes(server) == 200)
+            await #expect(try Self.pushes(server) == 200)
             #expect(ContinuousClock.now - started < .seconds(2), "another connection waited")
             #expect(FileManager.default.createFile(atPath: go, contents: Data()))
             let detail = try await probe

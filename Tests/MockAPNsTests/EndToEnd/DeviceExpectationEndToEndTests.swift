@@ -210,12 +210,13 @@ struct DeviceExpectationEndToEndTests {
 
             let url = control.url
             let listed = try await offPool {
-                try CLITests.run(["requests", "--control", url, "--json", "--device", "applied", "--warnings", "some"])
+                try CLITests.runBlocking(
+                    ["requests", "--control", url, "--json", "--device", "applied", "--warnings", "some"])
             }
             #expect(listed.status == 0, "\(listed.errors)")
             let sequences = listed.output.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
             #expect(sequences.map { $0?["sequence"] } == [5])
-            let misspelt = try await offPool { try CLITests.run(["requests", "--control", url, "--device", "aplied"]) }
+            let misspelt = try await CLITests.run(["requests", "--control", url, "--device", "aplied"])
             #expect(misspelt.status != 0)
             #expect(misspelt.errors.contains("device must be one of:"), "\(misspelt.errors)")
         }

@@ -20,7 +20,7 @@ struct EndToEndTests {
     @Test("answers a valid push 200 with a generated apns-id and apns-unique-id, and records it")
     func success() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(), body: Self.alert)
             #expect(response.httpVersion == "2")
             #expect(response.status == 200)
@@ -51,7 +51,7 @@ struct EndToEndTests {
     func echoesApnsID() async throws {
         try await withTestServer { server in
             let id = "123e4567-e89b-12d3-a456-426614174000"
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(["apns-id": id]),
                 body: Self.alert)
             #expect(response.status == 200)
@@ -59,7 +59,7 @@ struct EndToEndTests {
 
             // Not a UUID, and longer than the answer's reused header buffer starts: 400 BadMessageId, echoed whole.
             let long = String(repeating: "not-a-uuid-", count: 30)
-            let bad = try Curl.request(
+            let bad = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(["apns-id": long]),
                 body: Self.alert)
             #expect(bad.status == 400)
@@ -72,7 +72,7 @@ struct EndToEndTests {
     @Test("answers errors with JSON {reason}, content-type and apns-id")
     func errorFraming() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(["apns-priority": "7"]),
                 body: Self.alert)
             #expect(response.status == 400)
@@ -94,7 +94,7 @@ struct EndToEndTests {
     ])
     func errorKinds(method: String, path: String, extra: [String: String], status: Int, reason: String) async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: path, method: method, headers: Self.pushHeaders(extra),
                 body: method == "GET" ? nil : Self.alert)
             #expect(response.status == status)
@@ -108,7 +108,8 @@ struct EndToEndTests {
         try await withTestServer { server in
             var headers = Self.pushHeaders()
             headers["authorization"] = nil
-            let response = try Curl.request(port: server.port, path: "/3/device/\(Self.device)", headers: headers, body: Self.alert)
+            let response = try await Curl.request(
+                port: server.port, path: "/3/device/\(Self.device)", headers: headers, body: Self.alert)
             #expect(response.status == 403)
             #expect(response.body == #"{"reason":"MissingProviderToken"}"#)
         }
@@ -120,7 +121,7 @@ struct EndToEndTests {
         let since = Date(timeIntervalSince1970: 1_790_000_000.123)
         scenario.world.devices[Self.device] = Device(token: Self.device, unregisteredAt: since)
         try await withTestServer(scenario: scenario) { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(), body: Self.alert)
             #expect(response.status == 410)
             #expect(response.body == #"{"reason":"Unregistered","timestamp":1790000000123}"#)
@@ -133,7 +134,7 @@ struct EndToEndTests {
     func cleartext() async throws {
         try await withTestServer(cleartext: true) { server in
             let port = try #require(server.cleartextPort)
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(), body: Self.alert,
                 scheme: "http")
             #expect(response.status == 200)
@@ -144,7 +145,7 @@ struct EndToEndTests {
     @Test("refuses an HTTP/1.1-only client in words")
     func refusesHTTP1() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: Self.pushHeaders(), body: Self.alert,
                 extraArguments: ["--http1.1"])
             #expect(response.status == 505)

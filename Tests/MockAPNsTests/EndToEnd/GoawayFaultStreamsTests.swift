@@ -38,7 +38,7 @@ struct GoawayFaultStreamsTests {
             frames.request(path: "/3/device/\(EndToEndTests.device)", headers: Self.headers, body: body)
             frames.append(
                 RawTCP.frame(type: 0x0, flags: 0x1, stream: goawayStream, payload: Array(body.dropFirst().utf8)))
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 1)
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 1)
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.debug == #"{"reason":"Shutdown"}"#)
             let deadline = ContinuousClock.now + .seconds(3)
@@ -58,7 +58,7 @@ struct GoawayFaultStreamsTests {
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path(1), headers: Self.headers, body: EndToEndTests.alert)  // 1: GOAWAY
             frames.request(path: "/3/device/\(EndToEndTests.device)", headers: Self.headers)  // 3
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 1)
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 1)
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.lastStreamID == 1)
             let resets = RawTCP.resets(in: answer)

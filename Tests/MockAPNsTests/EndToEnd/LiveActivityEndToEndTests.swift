@@ -31,7 +31,8 @@ struct LiveActivityEndToEndTests {
                 "apns-priority": "10",
             ])
         let response = try await offPool {
-            try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
+            try Curl.requestBlocking(
+                port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
         }
         return (response.status, server.journal.records().last?.device)
     }
@@ -148,7 +149,7 @@ struct LiveActivityEndToEndTests {
             let port = server.port
             func alert(_ token: String) async throws -> (status: Int, body: String, record: JournalRecord?) {
                 let response = try await offPool {
-                    try Curl.request(
+                    try Curl.requestBlocking(
                         port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
                         body: EndToEndTests.alert)
                 }
@@ -179,7 +180,7 @@ struct LiveActivityEndToEndTests {
         func push(_ server: MockAPNsServer) async throws -> JournalRecord? {
             let port = server.port
             let response = try await offPool {
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
                     body: EndToEndTests.alert)
             }

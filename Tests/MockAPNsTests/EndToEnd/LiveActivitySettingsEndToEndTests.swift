@@ -37,7 +37,8 @@ struct LiveActivitySettingsEndToEndTests {
                 "apns-priority": "10",
             ])
         let response = try await offPool {
-            try Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
+            try Curl.requestBlocking(
+                port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
         }
         return Answer(response: response, device: server.journal.records().last?.device)
     }
@@ -138,7 +139,7 @@ struct LiveActivitySettingsEndToEndTests {
             #expect(gone.timestamp == Double(Timestamp.millis(startedAt.addingTimeInterval(8 * 3600))))
             // An ordinary push is untouched by the setting.
             let alert = try await offPool { [port = server.port, jwt = testProviderToken(at: clock.now())] in
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/b7a7e28c5fda017fab82eb36d238c92035841d5df1883465f7a160da861ff1f1",
                     headers: EndToEndTests.pushHeaders(token: jwt), body: EndToEndTests.alert)
             }

@@ -7,8 +7,8 @@ import Testing
 struct MatchOperatorEndToEndTests {
     static func push(
         _ server: MockAPNsServer, token: String, headers: [String: String] = [:], body: String
-    ) throws -> Curl.Response {
-        try Curl.request(
+    ) async throws -> Curl.Response {
+        try await Curl.request(
             port: server.port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(headers), body: body)
     }
 
@@ -29,10 +29,11 @@ struct MatchOperatorEndToEndTests {
             """
         let matching = #"{"aps":{"alert":{"title":"Order 42 ready"},"badge":3}}"#
         try await withTestServer(scenario: try ScriptedRulesEndToEndTests.scenario(rules)) { server in
-            let hit = try Self.push(server, token: busy, headers: ["apns-priority": "10"], body: matching)
+            let hit = try await Self.push(server, token: busy, headers: ["apns-priority": "10"], body: matching)
             #expect(hit.status == 429)
             #expect(hit.body == #"{"reason":"TooManyRequests"}"#)
-            #expect(try Self.push(server, token: gone, headers: ["apns-priority": "10"], body: matching).status == 429)
+            await #expect(
+                try Self.push(server, token: gone, headers: ["apns-priority": "10"], body: matching).status == 429)
 
             func alert(_ aps: String) -> String { #"{"aps":{"alert":{"title":"# + aps + "}}" }
             let urgent = ["apns-priority": "10"]
@@ -45,7 +46,8 @@ struct MatchOperatorEndToEndTests {
                 ("sound exists", busy, urgent, alert(#""Order 1"},"badge":3,"sound":"a""#)),
             ]
             for (label, token, headers, body) in misses {
-                #expect(try Self.push(server, token: token, headers: headers, body: body).status == 200, "\(label)")
+                await #expect(
+                    try Self.push(server, token: token, headers: headers, body: body).status == 200, "\(label)")
             }
             let records = server.journal.records()
             #expect(records.filter { $0.rule == "scripted:orders are throttled" }.count == 2)

@@ -24,11 +24,12 @@ struct ProviderCheckEndToEndTests {
               - reuses-connections: { maxConnections: 2 }
             """
         try await withTestServer(scenario: try ScriptedRulesEndToEndTests.scenario(yaml)) { server in
-            let statuses = try [gone, gone, gone, other].map {
-                try ScriptedRulesEndToEndTests.push(server, token: $0).status
+            var statuses: [Int] = []
+            for token in [gone, gone, gone, other] {
+                statuses.append(try await ScriptedRulesEndToEndTests.push(server, token: token).status)
             }
             #expect(statuses == [200, 410, 200, 400])
-            let report = server.verify()
+            let report = try await server.verify()
             #expect(!report.passed)
             let names = ["stops-after-unregistered", "no-unexpected-errors", "reuses-connections"]
             #expect(report.items.map(\.name) == names)

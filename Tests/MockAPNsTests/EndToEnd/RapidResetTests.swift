@@ -16,7 +16,7 @@ struct RapidResetTests {
                     path: HTTP2ClientFrames.pushPath, headers: HTTP2ClientFrames.pushHeaders, body: EndToEndTests.alert)
                 frames.append(RawTCP.frame(type: 0x3, stream: UInt32(frames.lastStream), payload: [0, 0, 0, 8]))
             }
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 3)
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes()], timeout: 3)
             let goaway = try #require(RawTCP.goaway(in: answer), "nghttp2's rate limit should end the connection")
             let last = Int32(goaway.lastStreamID)
             #expect(last < 5999, "the limit trips before the last stream")
@@ -33,7 +33,7 @@ struct RapidResetTests {
             #expect(!unanswered.isEmpty)
             #expect(unanswered.allSatisfy { $0.fault == "stream closed by the client before the answer" })
             #expect(unanswered.allSatisfy { $0.json["fault"]?.stringValue == $0.fault })
-            try RobustnessTests.stillServes(server)
+            try await RobustnessTests.stillServes(server)
         }
     }
 }

@@ -42,7 +42,8 @@ struct RecordNotesTests {
             let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
             let port = server.port
             let status = try await offPool {
-                try Curl.request(port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: "{}")
+                try Curl.requestBlocking(
+                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: "{}")
                     .status
             }
             #expect(status == 410)
@@ -112,7 +113,7 @@ struct RecordNotesTests {
             let headers = EndToEndTests.pushHeaders(["apns-push-type": "background", "apns-priority": priority])
             let port = server.port
             return try await offPool {
-                try Curl.request(
+                try Curl.requestBlocking(
                     port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers,
                     body: #"{"aps":{"content-available":1}}"#
                 ).status

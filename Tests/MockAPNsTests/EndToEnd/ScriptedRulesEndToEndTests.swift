@@ -30,8 +30,8 @@ struct ScriptedRulesEndToEndTests {
             baseDirectory: AuthTestFiles.packageRoot.appendingPathComponent("scenarios").path)
     }
 
-    static func push(_ server: MockAPNsServer, token: String, extra: [String] = []) throws -> Curl.Response {
-        try Curl.request(
+    static func push(_ server: MockAPNsServer, token: String, extra: [String] = []) async throws -> Curl.Response {
+        try await Curl.request(
             port: server.port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(), body: EndToEndTests.alert,
             extraArguments: extra)
     }
@@ -48,7 +48,7 @@ struct ScriptedRulesEndToEndTests {
         }
         try await withTestServer(scenario: try Self.scenario(rules)) { server in
             for (index, (reason, status)) in Self.scriptedReasons.enumerated() {
-                let response = try Self.push(server, token: Self.token(index + 1))
+                let response = try await Self.push(server, token: Self.token(index + 1))
                 #expect(response.status == status, "\(reason)")
                 #expect(response.body == "{\"reason\":\"\(reason)\"}")
                 #expect(response.headers["apns-id"] != nil)
@@ -73,12 +73,12 @@ struct ScriptedRulesEndToEndTests {
                 respond: { reason: TooManyRequests }
             """
         try await withTestServer(scenario: try Self.scenario(rules)) { server in
-            #expect(try Self.push(server, token: token).status == 200)
-            let second = try Self.push(server, token: token)
+            await #expect(try Self.push(server, token: token).status == 200)
+            let second = try await Self.push(server, token: token)
             #expect(second.status == 410)
             #expect(second.body == #"{"reason":"Unregistered","timestamp":1790000000000}"#)
-            #expect(try Self.push(server, token: token).status == 429)
-            #expect(try Self.push(server, token: token).status == 200)
+            await #expect(try Self.push(server, token: token).status == 429)
+            await #expect(try Self.push(server, token: token).status == 200)
             #expect(server.journal.records().map(\.rule) == ["accepted", "scripted:second is gone", "scripted:third is throttled", "accepted"])
         }
     }
@@ -101,10 +101,10 @@ struct ScriptedRulesEndToEndTests {
             let end = #"{"aps":{"event":"end","timestamp":1800000000,"content-state":{"eta":0}}}"#
             let update = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"eta":3}}}"#
             let path = "/3/device/\(Self.token(5))"
-            let endAtFive = try Curl.request(port: server.port, path: path, headers: headers, body: end)
-            let updateAtFive = try Curl.request(port: server.port, path: path, headers: headers, body: update)
+            let endAtFive = try await Curl.request(port: server.port, path: path, headers: headers, body: end)
+            let updateAtFive = try await Curl.request(port: server.port, path: path, headers: headers, body: update)
             headers["apns-priority"] = "10"
-            let endAtTen = try Curl.request(port: server.port, path: path, headers: headers, body: end)
+            let endAtTen = try await Curl.request(port: server.port, path: path, headers: headers, body: end)
             #expect([endAtFive.status, updateAtFive.status, endAtTen.status] == [400, 200, 200] as [Int])
         }
     }
@@ -117,7 +117,7 @@ struct ScriptedRulesEndToEndTests {
             """
         try await withTestServer(scenario: try Self.scenario(rules)) { server in
             let start = ContinuousClock.now
-            let slow = try Self.push(server, token: Self.token(9))
+            let slow = try await Self.push(server, token: Self.token(9))
             let elapsed = ContinuousClock.now - start
             #expect(slow.status == 500)
             #expect(elapsed >= .milliseconds(400))
@@ -137,15 +137,15 @@ struct ScriptedRulesEndToEndTests {
             """
         try await withTestServer(scenario: try Self.scenario(rules)) { server in
             // No answer: curl gives up (exit 28, timeout) and the record says nothing was sent.
-            let noAnswer = try Curl.run(Self.curlArguments(server, token: Self.token(1)) + ["--max-time", "1"])
+            let noAnswer = try await Curl.run(Self.curlArguments(server, token: Self.token(1)) + ["--max-time", "1"])
             #expect(noAnswer.0 == 28)
-            let reset = try Curl.run(Self.curlArguments(server, token: Self.token(2)))
+            let reset = try await Curl.run(Self.curlArguments(server, token: Self.token(2)))
             #expect(reset.0 != 0)
             #expect(reset.2.contains("INTERNAL_ERROR") || reset.2.contains("stream"), "\(reset.2)")
-            let goaway = try Self.push(server, token: Self.token(3))
+            let goaway = try await Self.push(server, token: Self.token(3))
             #expect(goaway.status == 503)
             #expect(goaway.body == #"{"reason":"Shutdown"}"#)
-            let closed = try Curl.run(Self.curlArguments(server, token: Self.token(4)))
+            let closed = try await Curl.run(Self.curlArguments(server, token: Self.token(4)))
             #expect(closed.0 != 0)
 
             let records = server.journal.records()
@@ -153,7 +153,7 @@ struct ScriptedRulesEndToEndTests {
             #expect(records[0].response == nil)
             #expect(records[2].response?.status == 503)
             // The server is still fine.
-            #expect(try Self.push(server, token: Self.token(99)).status == 200)
+            await #expect(try Self.push(server, token: Self.token(99)).status == 200)
         }
     }
 
@@ -164,7 +164,7 @@ struct ScriptedRulesEndToEndTests {
                 respond: { reason: ServiceUnavailable, delay: 1500ms }
             """
         try await withTestServer(scenario: try Self.scenario(rules)) { server in
-            let result = try Curl.run(Self.curlArguments(server, token: Self.token(8)) + ["--max-time", "0.5"])
+            let result = try await Curl.run(Self.curlArguments(server, token: Self.token(8)) + ["--max-time", "0.5"])
             #expect(result.0 == 28)
             try await Task.sleep(for: .milliseconds(1700))
             let record = try #require(server.journal.records().first)

@@ -87,7 +87,7 @@ struct StreamLimitTests {
                 // Distinct URIs (nghttp fetches each once): a malformed token, then a well-formed one.
                 let uris = (0..<60).map { base + ($0 % 2 == 0 ? "xyz\($0)" : String(format: "%064x", $0)) }
                 let started = ContinuousClock.now
-                let output = try Nghttp.run(
+                let output = try await Nghttp.run(
                     ["-M", "1", "-d", body.path, "-H", "apns-topic: com.example.app",
                      "-H", "authorization: bearer \(testProviderToken())"] + uris)
                 let elapsed = ContinuousClock.now - started
@@ -126,7 +126,7 @@ struct StreamLimitTests {
             let uris = folder.appendingPathComponent("uris.txt")
             try "\(base)xyz\n\(base)\(Self.device)\n".write(to: uris, atomically: true, encoding: .utf8)
             let started = ContinuousClock.now
-            let run = try await Subprocess.runOnOwnThread(
+            let run = try await Subprocess.run(
                 "/usr/bin/h2load",
                 ["-c", "1", "-m", "1", "--rps", "40", "-D", "30", "-i", uris.path, "-d", body.path,
                  "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",

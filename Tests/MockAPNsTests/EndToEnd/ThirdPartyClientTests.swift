@@ -230,7 +230,7 @@ enum ThirdPartyClients {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         environment["PYTHONUNBUFFERED"] = "1"
         let result = try await offPool { [environment] in
-            try Subprocess.run(venvPython.path, arguments, in: root, environment: environment, timeout: timeout)
+            try Subprocess.runBlocking(venvPython.path, arguments, in: root, environment: environment, timeout: timeout)
         }
         return Result(status: result.status, stdout: result.output, stderr: result.errors)
     }

@@ -296,7 +296,7 @@ struct TokenUploadEndToEndTests {
 @Suite("Token upload under mock-apns run")
 struct TokenUploadRunTests {
     /// `mock-apns run` of a taxi scenario uploading to `url`, its COMMAND a start push: its status and its output.
-    static func runStartPush(uploadingTo url: String, attempts: Int) throws -> (status: Int32, text: String) {
+    static func runStartPush(uploadingTo url: String, attempts: Int) async throws -> (status: Int32, text: String) {
         let folder = try RunTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try RunTestSupport.write(
@@ -311,7 +311,7 @@ struct TokenUploadRunTests {
                 attributesType: mpushTaxiAttributes
             tokenUpload: { url: "\(url)", attempts: \(attempts), timeout: 1s }
             """, "upload.yaml", in: folder)
-        let result = try RunTestSupport.mockAPNs([
+        let result = try await RunTestSupport.mockAPNs([
             "run", scenario, "--", "mock-apns", "push", LiveActivityEndToEndTests.taxiStartToken,
             "--live-activity", "start", "--attributes-type", "mpushTaxiAttributes",
             "--attributes", #"{"appName":"Taxi","appLogo":"logo"}"#, "--content-state", #"{"status":"1"}"#,
@@ -321,9 +321,9 @@ struct TokenUploadRunTests {
     }
 
     @Test("run s.yaml -- mock-apns push --live-activity start: an unreachable token endpoint fails the run")
-    func runFailsOnBrokenEndpoint() throws {
+    func runFailsOnBrokenEndpoint() async throws {
         let url = "http://127.0.0.1:\(try UploadReceiver.unusedPort())/la-tokens"
-        let (status, text) = try Self.runStartPush(uploadingTo: url, attempts: 2)
+        let (status, text) = try await Self.runStartPush(uploadingTo: url, attempts: 2)
         #expect(status == 1, "\(text)")
         #expect(text.contains("✗ token upload (started) for activity "), "\(text)")
         #expect(text.contains("to \(url) failed after 2 attempts: connection refused"), "\(text)")

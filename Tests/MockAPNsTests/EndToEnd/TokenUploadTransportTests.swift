@@ -47,9 +47,9 @@ struct TokenUploadTransportTests {
     }
 
     @Test("mock-apns run uploads through AsyncHTTPClient: an https:// endpoint is tried, not refused for want of TLS")
-    func commandUsesTLSTransport() throws {
+    func commandUsesTLSTransport() async throws {
         let url = "https://127.0.0.1:\(try UploadReceiver.unusedPort())/la-tokens"
-        let (status, text) = try TokenUploadRunTests.runStartPush(uploadingTo: url, attempts: 1)
+        let (status, text) = try await TokenUploadRunTests.runStartPush(uploadingTo: url, attempts: 1)
         #expect(status == 1, "\(text)")
         #expect(text.contains("to \(url) failed after 1 attempt"), "\(text)")
         #expect(!text.contains("need a TLS transport"), "\(text)")

@@ -11,7 +11,7 @@ struct TransportTests {
     @Test("speaks HTTP/2 right after the handshake to a client that offers no ALPN (aioapns, Pushy)")
     func noALPN() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(),
                 body: Self.alert, extraArguments: ["--no-alpn", "--http2-prior-knowledge"])
             #expect(response.httpVersion == "2")
@@ -23,7 +23,7 @@ struct TransportTests {
     @Test("accepts the host header in place of :authority")
     func hostHeader() async throws {
         try await withTestServer { server in
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)",
                 headers: EndToEndTests.pushHeaders(["host": "api.sandbox.push.apple.com"]), body: Self.alert)
             #expect(response.status == 200)
@@ -36,7 +36,7 @@ struct TransportTests {
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
             var headers = EndToEndTests.pushHeaders(["apns-topic": "com.example.app.voip", "apns-push-type": "voip"])
             headers["authorization"] = nil
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: headers, body: Self.alert,
                 extraArguments: ["--cert", "\(certs)/client-multitopic.pem", "--key", "\(certs)/client-multitopic.key"])
             #expect(response.status == 200)
@@ -53,7 +53,7 @@ struct TransportTests {
             let headers = [
                 "apns-topic": "com.example.app.push-type.liveactivity", "apns-push-type": "liveactivity",
             ]
-            let response = try Curl.request(
+            let response = try await Curl.request(
                 port: server.port, path: "/3/device/\(Self.device)", headers: headers,
                 body: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"eta":5}}}"#,
                 extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"])
@@ -69,7 +69,7 @@ struct TransportTests {
         try await withTestServer { server in
             let body = FileManager.default.temporaryDirectory.appendingPathComponent("mock-apns-body.json")
             try Self.alert.write(to: body, atomically: true, encoding: .utf8)
-            let output = try Nghttp.run([
+            let output = try await Nghttp.run([
                 "-d", body.path, "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
                 "-H", "authorization: bearer \(testProviderToken())",
                 "https://localhost:\(server.port)/3/device/\(Self.device)",
@@ -93,7 +93,7 @@ struct TransportTests {
         scenario.world.environment = .production
         try await withTestServer(scenario: scenario) { server in
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
-            let output = try Nghttp.run([
+            let output = try await Nghttp.run([
                 "--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key",
                 "https://localhost:\(server.port)/3/device/\(Self.device)",
             ])
@@ -117,7 +117,7 @@ struct TransportTests {
             // `-M 1`: nghttp assumes one stream before the server's SETTINGS arrive, so it sends the three
             // requests one after another on one connection instead of a burst the server would refuse.
             let base = "https://localhost:\(server.port)/3/device/"
-            let output = try Nghttp.run([
+            let output = try await Nghttp.run([
                 "-M", "1", "-d", body.path, "-H", "apns-topic: com.example.app", "-H", "authorization: bearer \(testProviderToken())",
                 base + "xyz", base + Self.device, base + "abc",
             ])
@@ -152,14 +152,14 @@ struct TransportTests {
             return refused
         }
         try await withTestServer(cleartext: true) { server in
-            let answer = try RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
+            let answer = try await RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
             #expect(refusedStreams(answer) == [3, 5])
             #expect(server.journal.count == 1)
         }
         var relaxed = Scenario.embeddedDefault(port: 0)
         relaxed.world.fidelity.singleStreamUntilAuthenticated = false
         try await withTestServer(scenario: relaxed, cleartext: true) { server in
-            let answer = try RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
+            let answer = try await RawTCP.exchange(port: try #require(server.cleartextPort), bytes: burst, timeout: 0.5)
             #expect(refusedStreams(answer).isEmpty)
             #expect(server.journal.count == 3)
         }

@@ -96,9 +96,9 @@ struct FuzzCorpusTests {
     }
 
     @Test("scripts/fuzz lists the same targets, and refuses a bad target or duration with a clear error")
-    func script() throws {
+    func script() async throws {
         let script = Self.fuzzFolder.deletingLastPathComponent().appendingPathComponent("scripts/fuzz").path
-        let list = try Subprocess.run(script, ["--list"])
+        let list = try await Subprocess.run(script, ["--list"])
         #expect(list.status == 0)
         let listed = list.output.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         #expect(listed == FuzzTarget.allCases.map(\.rawValue))
@@ -106,7 +106,7 @@ struct FuzzCorpusTests {
             ("nope", "5", "no target \"nope\""), ("json", "0", "from 1 to 86400"), ("json", "1e3", "from 1 to 86400"),
             ("json", "86401", "from 1 to 86400"), ("json", "99999999999999999999", "from 1 to 86400"),
         ] {
-            let run = try Subprocess.run(script, [target, seconds])
+            let run = try await Subprocess.run(script, [target, seconds])
             #expect(run.status == 2, "\(target) \(seconds)")
             #expect(run.errors.contains(message), "\(target) \(seconds): \(run.errors)")
         }

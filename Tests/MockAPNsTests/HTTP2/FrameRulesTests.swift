@@ -19,13 +19,13 @@ struct FrameRulesTests {
             let first = frames.takeBytes()
             frames.nextRequest(onStream: 1)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1 again
-            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()])
+            let answer = try await RawTCP.converse(port: port, writes: [first, frames.takeBytes()])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.streamClosed)
             #expect(goaway.lastStreamID == 1)
             #expect(goaway.debug == "HEADERS: stream 1 closed")
             #expect(server.journal.records().map(\.streamID) == [1])
-            try RobustnessTests.stillServes(server)
+            try await RobustnessTests.stillServes(server)
         }
     }
 
@@ -35,7 +35,7 @@ struct FrameRulesTests {
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
             let late = RawTCP.frame(type: 0x0, flags: 0x1, stream: 1, payload: Array("{}".utf8))
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes(), late])
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes(), late])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.streamClosed)
             #expect(goaway.lastStreamID == 1)
@@ -50,7 +50,7 @@ struct FrameRulesTests {
             var frames = HTTP2ClientFrames()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 1
             frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 1, payload: Array("{}".utf8)))
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()])
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes()])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.streamClosed)
             #expect(goaway.lastStreamID == 1)
@@ -74,7 +74,7 @@ struct FrameRulesTests {
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3: lower
             frames.nextRequest(onStream: 7)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 7: after the error
-            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()])
+            let answer = try await RawTCP.converse(port: port, writes: [first, frames.takeBytes()])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.protocolError)
             #expect(goaway.lastStreamID == 5)
@@ -93,7 +93,7 @@ struct FrameRulesTests {
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3
             frames.nextRequest(onStream: 7)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 7
-            let answer = try RawTCP.converse(port: port, writes: [frames.takeBytes()])
+            let answer = try await RawTCP.converse(port: port, writes: [frames.takeBytes()])
             let goaway = try #require(RawTCP.goaway(in: answer))
             #expect(goaway.errorCode == Self.protocolError)
             #expect(goaway.lastStreamID == 5)
@@ -120,7 +120,7 @@ struct FrameRulesTests {
             }
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5: after the error
             let writes = sameRead ? [frames.takeBytes()] : [first, frames.takeBytes()]
-            let answer = try RawTCP.converse(port: port, writes: writes, timeout: 1)
+            let answer = try await RawTCP.converse(port: port, writes: writes, timeout: 1)
             let goaway = try #require(RawTCP.goaway(in: answer), "no GOAWAY: the frame after the reset was ignored")
             #expect(goaway.errorCode == Self.streamClosed)
             #expect(goaway.lastStreamID == 3)
@@ -137,7 +137,7 @@ struct FrameRulesTests {
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 3
             let first = frames.takeBytes()
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5
-            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
+            let answer = try await RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
             #expect(RawTCP.goaway(in: answer) == nil)
             #expect(RawTCP.frames(in: answer).filter { $0.type == 0x1 }.map(\.stream) == [3, 5])
             #expect(server.journal.records().map(\.streamID) == [3, 5])
@@ -157,7 +157,7 @@ struct FrameRulesTests {
             _ = frames.partialRequest(path: Self.path, headers: Self.headers, bodyPrefix: "{")  // 3: above the GOAWAY
             let first = frames.takeBytes()
             frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 3, payload: Array("}".utf8)))
-            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
+            let answer = try await RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
             let goaways = RawTCP.frames(in: answer).filter { $0.type == 0x7 }
             #expect(goaways.count == 1, "only the scripted GOAWAY, no STREAM_CLOSED one")
             let goaway = try #require(RawTCP.goaway(in: answer))
@@ -178,7 +178,7 @@ struct FrameRulesTests {
             frames.append(RawTCP.frame(type: 0x0, flags: 0x1, stream: 3, payload: Array("}".utf8)))
             frames.nextRequest(onStream: 5)
             frames.request(path: Self.path, headers: Self.headers, body: EndToEndTests.alert)  // 5
-            let answer = try RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
+            let answer = try await RawTCP.converse(port: port, writes: [first, frames.takeBytes()], timeout: 0.5)
             #expect(RawTCP.resets(in: answer).map(\.stream) == [3])
             #expect(RawTCP.goaway(in: answer) == nil)
             #expect(server.journal.records().map(\.streamID) == [1, 5])

@@ -18,9 +18,10 @@ struct InstalledIssuedTokenTests {
         """
 
     @Test("an alert to the update token a push-to-start issued gets 400 DeviceTokenNotForTopic, as a declared one")
-    func alertToIssuedToken() throws {
-        try InstalledMockAPNs.with { installed in
-            let ran = try installed.run(["run", "taxi-ride", "--journal", "ride.jsonl", "--", "sh", "-c", Self.provider])
+    func alertToIssuedToken() async throws {
+        try await InstalledMockAPNs.with { installed in
+            let ran = try await installed.run(
+                ["run", "taxi-ride", "--journal", "ride.jsonl", "--", "sh", "-c", Self.provider])
             #expect(ran.output.contains("400 DeviceTokenNotForTopic"), "\(ran.output)\(ran.errors)")
             #expect(ran.output.contains("alert exit 1"), "\(ran.output)\(ran.errors)")
             let journal = try String(

@@ -22,9 +22,9 @@ struct InstalledRecordReplayTests {
         """
 
     @Test("run --record of a Live Activity run writes the issued token as issuedFrom, and the replay exits 0")
-    func recordAndReplay() throws {
-        try InstalledMockAPNs.with { installed in
-            let recorded = try installed.run([
+    func recordAndReplay() async throws {
+        try await InstalledMockAPNs.with { installed in
+            let recorded = try await installed.run([
                 "run", "taxi-ride", "--record", "ride.yaml", "--", "sh", "-c", Self.provider,
             ])
             #expect(recorded.status == 0, "\(recorded.output)\(recorded.errors)")
@@ -34,15 +34,15 @@ struct InstalledRecordReplayTests {
             // Only the start's token, which the scenario declares, is written as it is; the issued one is not.
             #expect(text.components(separatedBy: "      token: \"").count == 2, "\(text)")
             // The replay: a new run, a new update token, the same expectations.
-            let replay = try installed.run(["run", "ride.yaml", "--", "sh", "-c", Self.provider])
+            let replay = try await installed.run(["run", "ride.yaml", "--", "sh", "-c", Self.provider])
             #expect(replay.status == 0, "\(text)\n\(replay.output)\(replay.errors)")
             #expect(replay.output.contains("2 passed, 0 failed"), "\(replay.output)")
             // And offline: verify against a journal of a third run.
-            let third = try installed.run([
+            let third = try await installed.run([
                 "run", "taxi-ride", "--journal", "third.jsonl", "--", "sh", "-c", Self.provider,
             ])
             #expect(third.status == 0, "\(third.output)\(third.errors)")
-            let verified = try installed.run(["verify", "ride.yaml", "--journal", "third.jsonl"])
+            let verified = try await installed.run(["verify", "ride.yaml", "--journal", "third.jsonl"])
             #expect(verified.status == 0, "\(verified.output)\(verified.errors)")
         }
     }

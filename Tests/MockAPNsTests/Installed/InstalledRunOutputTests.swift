@@ -6,10 +6,10 @@ import Testing
 @Suite("installed binary: run's output files")
 struct InstalledRunOutputTests {
     @Test("run makes the missing folders of --junit, --report, --journal and --record, and passes")
-    func makesMissingFolders() throws {
-        try InstalledMockAPNs.with { installed in
+    func makesMissingFolders() async throws {
+        try await InstalledMockAPNs.with { installed in
             let token = "5984de83fef02c9ae624a1a84d3c486cceb0ea1086f6bf8c39efad11ec251979"
-            let result = try installed.run([
+            let result = try await installed.run([
                 "run", "scenarios/unregistered-after-first.yaml", "--junit", "build/apns.xml",
                 "--report", "build/reports/apns.md", "--journal", "logs/apns.jsonl", "--record", "recorded/x.yaml",
                 "--", "mock-apns", "push", token, "--alert", "hi",
@@ -24,11 +24,11 @@ struct InstalledRunOutputTests {
     }
 
     @Test("a folder that cannot be made stops run before COMMAND starts, naming the flag and the folder")
-    func refusesUpFront() throws {
-        try InstalledMockAPNs.with { installed in
+    func refusesUpFront() async throws {
+        try await InstalledMockAPNs.with { installed in
             _ = try installed.write("", "plain-file")
             for flag in ["--junit", "--report", "--journal", "--record"] {
-                let result = try installed.run(["run", flag, "plain-file/out", "--", "touch", "command-ran"])
+                let result = try await installed.run(["run", flag, "plain-file/out", "--", "touch", "command-ran"])
                 #expect(result.status == 2, "\(flag): \(result.output)\(result.errors)")
                 #expect(
                     result.errors.contains("\(flag) plain-file/out: plain-file is a file, not a folder"),
@@ -36,7 +36,7 @@ struct InstalledRunOutputTests {
                 let ran = installed.workingDirectory.appendingPathComponent("command-ran").path
                 #expect(!FileManager.default.fileExists(atPath: ran), "\(flag): COMMAND ran")
             }
-            let folder = try installed.run(["run", "--junit", ".", "--", "true"])
+            let folder = try await installed.run(["run", "--junit", ".", "--", "true"])
             #expect(folder.status == 2)
             #expect(
                 folder.errors.contains("--junit .: it is a folder; give the path of a file in it"), "\(folder.errors)")
@@ -44,10 +44,10 @@ struct InstalledRunOutputTests {
     }
 
     @Test("a passing run whose --junit still fails at the end exits 2 and says that the verdict passed")
-    func lateFailureIsExplained() throws {
-        try InstalledMockAPNs.with { installed in
+    func lateFailureIsExplained() async throws {
+        try await InstalledMockAPNs.with { installed in
             // COMMAND puts a file where the folder was made: the write at the end cannot succeed.
-            let result = try installed.run([
+            let result = try await installed.run([
                 "run", "--junit", "build/apns.xml", "--", "sh", "-c", "rm -r build && touch build",
             ])
             #expect(result.status == 2, "\(result.output)\(result.errors)")

@@ -93,7 +93,7 @@ struct JournalTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withTestServer(journalFile: path) { server in
             for token in [EndToEndTests.device, "xyz"] {
-                _ = try Curl.request(
+                _ = try await Curl.request(
                     port: server.port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
                     body: EndToEndTests.alert)
             }

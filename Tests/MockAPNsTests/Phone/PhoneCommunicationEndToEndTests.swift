@@ -178,7 +178,7 @@ struct PhoneCommunicationEndToEndTests {
                 "PATCH", control, "/v1/phones/sleeping", body: #"{"focus": {"name": "Sleep", "allowedPeople": []}}"#)
             #expect(patched.status == 200, "\(patched.text)")
             #expect(try await Self.send(server, 50, from: "Mum").kindAndRule == "withheld focus-not-allowed")
-            let printed = try await offPool { try CLITests.run(["phone", "sleeping", "--control-url", control.url]) }
+            let printed = try await CLITests.run(["phone", "sleeping", "--control-url", control.url])
             #expect(printed.status == 0, "\(printed.errors)")
             let lines = printed.output.split(separator: "\n").filter { $0.hasPrefix("    #") }
             #expect(lines.count == 3, "\(printed.output)")

@@ -97,7 +97,7 @@ struct PhoneDeliveryEndToEndTests {
             }.joined(separator: "\nnext\n")
             let configFile = folder.appendingPathComponent("curl.config")
             try config.write(to: configFile, atomically: true, encoding: .utf8)
-            let (status, _, errors) = try await Curl.runOnOwnThread(["-sS", "-K", configFile.path])
+            let (status, _, errors) = try await Curl.run(["-sS", "-K", configFile.path])
             #expect(status == 0, "\(errors)")
             let stored = server.journal.records().filter { $0.device?.rule == .storedOffline }
             #expect(stored.count == 1005)

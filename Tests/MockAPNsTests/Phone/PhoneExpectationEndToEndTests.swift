@@ -101,7 +101,8 @@ struct PhoneExpectationEndToEndTests {
             #expect(typo.status == 400 && typo.error?.contains("did you mean 'alert-shown'") == true, "\(typo.text)")
             let url = control.url
             let cli = try await offPool {
-                try CLITests.run(["requests", "--query", "device-rule:nothing-to-show", "--json", "--control-url", url])
+                try CLITests.runBlocking(
+                    ["requests", "--query", "device-rule:nothing-to-show", "--json", "--control-url", url])
             }
             #expect(cli.status == 0 && cli.output.split(separator: "\n").count == 1, "\(cli.output)\(cli.errors)")
         }

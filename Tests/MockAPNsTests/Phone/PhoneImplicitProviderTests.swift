@@ -27,8 +27,8 @@ struct PhoneImplicitProviderTests {
         """
 
     @Test("aioapns pushes to a token the scenario never names: its default phone shows both, and run passes")
-    func defaultPhoneShows() throws {
-        let result = try RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.token, "--rounds", "2"])
+    func defaultPhoneShows() async throws {
+        let result = try await RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.token, "--rounds", "2"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 7a1c0d… 200"), "\(result.output)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")

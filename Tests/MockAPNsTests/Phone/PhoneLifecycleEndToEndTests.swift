@@ -198,11 +198,11 @@ struct PhoneLifecycleEndToEndTests {
 
             _ = try await server.setApp("com.example.app", on: "swiped", state: .forceQuit)
             let url = control.url
-            let cli = try await offPool { try CLITests.run(["phone", "swiped", "--restart", "--control-url", url]) }
+            let cli = try await CLITests.run(["phone", "swiped", "--restart", "--control-url", url])
             #expect(cli.status == 0, "\(cli.errors)")
             #expect(cli.output.contains("com.example.app: notRunning"), "\(cli.output)")
             #expect(cli.output.contains("last opened "), "\(cli.output)")
-            let missing = try await offPool { try CLITests.run(["phone", "carol", "--restart", "--control-url", url]) }
+            let missing = try await CLITests.run(["phone", "carol", "--restart", "--control-url", url])
             #expect(missing.status != 0 && missing.errors.contains("no phone 'carol'"), "\(missing.errors)")
         }
     }

@@ -40,7 +40,7 @@ struct PhoneLifecycleProviderTests {
         """
 
     @Test("aioapns gets 200 for both; one is ephemeral-expired, the other shown, and run passes")
-    func appClipFromProvider() throws {
+    func appClipFromProvider() async throws {
         let folder = try RunTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = try RunTestSupport.write(Self.scenario, "app-clip.yaml", in: folder)
@@ -48,7 +48,7 @@ struct PhoneLifecycleProviderTests {
             ThirdPartyClients.venvPython.path,
             AuthTestFiles.packageRoot.appendingPathComponent("Tests/clients/aioapns_provider.py").path,
         ]
-        let result = try RunTestSupport.mockAPNs(["run", scenario, "--"] + provider + [Self.stale, Self.fresh])
+        let result = try await RunTestSupport.mockAPNs(["run", scenario, "--"] + provider + [Self.stale, Self.fresh])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 5984de… 200"), "\(result.output)")
         #expect(result.output.contains("2 passed, 0 failed"), "\(result.output)")

@@ -40,7 +40,7 @@ enum PhonePush {
         let path = "/3/device/\(token)"
         let sent = headers
         let response = try await offPool {
-            try Curl.request(port: port, path: path, headers: sent, body: body)
+            try Curl.requestBlocking(port: port, path: path, headers: sent, body: body)
         }
         // The push's record: later events of other pushes it gave may follow it.
         let record = server.journal.records().last { $0.kind == .devicePush }

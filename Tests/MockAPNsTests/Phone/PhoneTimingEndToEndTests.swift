@@ -244,7 +244,7 @@ struct PhoneTimingEndToEndTests {
             #expect(app?["notificationCount"] == 2)
 
             let url = control.url
-            let list = try await offPool { try CLITests.run(["phones", "--control-url", url]) }
+            let list = try await CLITests.run(["phones", "--control-url", url])
             #expect(list.status == 0, "\(list.errors)")
             #expect(list.output.contains("phone \(Self.t(90))"), "\(list.output)")
             #expect(list.output.contains("phone \(Self.t(5))"), "\(list.output)")

@@ -32,8 +32,8 @@ struct PhoneUninstallProviderTests {
         """
 
     @Test("200 discarded, then 410 Unregistered: aioapns stops pushing to the token, and run passes")
-    func providerStops() throws {
-        let result = try RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.phone, "--rounds", "3"])
+    func providerStops() async throws {
+        let result = try await RunTestSupport.runAioapnsProvider(scenario: Self.scenario, [Self.phone, "--rounds", "3"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
         #expect(result.output.contains("provider: 5984de… 200"), "\(result.output)")
         #expect(result.output.contains("provider: 5984de… 410 Unregistered"), "\(result.output)")

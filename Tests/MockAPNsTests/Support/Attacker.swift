@@ -98,7 +98,7 @@ enum Attacker {
             let peak = PeakSampler(server)
             let result: (status: Int32, output: String, errors: String)
             do {
-                result = try Subprocess.run(
+                result = try Subprocess.runBlocking(
                     ThirdPartyClients.venvPython.path, arguments, in: AuthTestFiles.packageRoot,
                     environment: environment, timeout: timeout)
             } catch {

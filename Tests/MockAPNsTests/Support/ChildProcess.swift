@@ -91,15 +91,15 @@ final class ChildProcess: @unchecked Sendable {
         return started.termination == nil
     }
 
-    /// Blocks until it has ended.
-    func waitUntilExit() {
+    /// Blocks until it has ended: for code already off the pool; an async test awaits `waitUntilExit()`.
+    func waitUntilExitBlocking() {
         guard let started else { preconditionFailure("the process has not started") }
         started.waitUntilEnded()
     }
 
     /// Blocks until it has ended or `timeout` has passed (`SpawnedChild.waitUntilEnded(timeout:)`); whether it
     /// ended.
-    func waitUntilExit(timeout: Duration) -> Bool {
+    func waitUntilExitBlocking(timeout: Duration) -> Bool {
         guard let started else { preconditionFailure("the process has not started") }
         return started.waitUntilEnded(timeout: timeout) != nil
     }
@@ -114,6 +114,21 @@ final class ChildProcess: @unchecked Sendable {
     var terminationReason: TerminationReason {
         if case .signalled = endedTermination { return .uncaughtSignal }
         return .exit
+    }
+
+    /// `waitUntilExitBlocking()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    func waitUntilExit() async {
+        await offPool { self.waitUntilExitBlocking() }
+    }
+
+    /// `waitUntilExitBlocking(timeout:)` on a thread of its own, awaited.
+    func waitUntilExit(timeout: Duration) async -> Bool {
+        await offPool { self.waitUntilExitBlocking(timeout: timeout) }
+    }
+
+    /// `stop(grace:)` on a thread of its own, awaited.
+    func stop(grace: Duration) async {
+        await offPool { self.stop(grace: grace) }
     }
 
     /// Sends SIGTERM, if it is still running.

@@ -24,7 +24,7 @@ struct ChildProcessTests {
         child.standardError = nil
         let started = ContinuousClock.now
         try child.run()
-        try await offPool { child.waitUntilExit() }
+        await child.waitUntilExit()
         let waited = ContinuousClock.now - started
         let sleeper = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let sleeperRan = kill(sleeper, SIGKILL) == 0
@@ -36,7 +36,7 @@ struct ChildProcessTests {
     }
 
     @Test("gives the child no descriptor but 0, 1 and 2, and signals 1-31 unblocked and at their default")
-    func cleanStart() throws {
+    func cleanStart() async throws {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/bin/sh")
         // grep replaces the shell (exec) and reads its own status: read while dash waits for a child, the shell's
@@ -46,8 +46,8 @@ struct ChildProcessTests {
         child.standardOutput = out
         child.standardError = out
         try child.run()
-        let output = String(decoding: out.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
+        let output = String(decoding: await out.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        await child.waitUntilExit()
         #expect(child.terminationStatus == 0, "\(output)")
         let lines = output.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(3)) == ["0", "1", "2"], "\(output)")
@@ -60,14 +60,14 @@ struct ChildProcessTests {
     }
 
     @Test("reports a signal that ended the child, and refuses a program that does not exist")
-    func signalAndMissingProgram() throws {
+    func signalAndMissingProgram() async throws {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/bin/sleep")
         child.arguments = ["30"]
         try child.run()
         #expect(child.isRunning)
         child.terminate()
-        child.waitUntilExit()
+        await child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(child.terminationStatus == SIGTERM)
 
@@ -78,13 +78,13 @@ struct ChildProcessTests {
     }
 
     @Test("stop(grace:): SIGTERM ends a child at once; one that ignores SIGTERM is killed when the grace is over")
-    func stopWithGrace() throws {
+    func stopWithGrace() async throws {
         let polite = ChildProcess()
         polite.executableURL = URL(fileURLWithPath: "/bin/sleep")
         polite.arguments = ["30"]
         try polite.run()
         let started = ContinuousClock.now
-        polite.stop(grace: .seconds(20))
+        await polite.stop(grace: .seconds(20))
         #expect(ContinuousClock.now - started < .seconds(10), "SIGTERM alone ends a sleep")
         #expect(polite.terminationReason == .uncaughtSignal && polite.terminationStatus == SIGTERM)
 
@@ -92,26 +92,26 @@ struct ChildProcessTests {
         stubborn.executableURL = URL(fileURLWithPath: "/bin/sh")
         stubborn.arguments = ["-c", "trap '' TERM; exec sleep 30"]
         try stubborn.run()
-        Thread.sleep(forTimeInterval: 0.3)  // past the trap: the sleep ignores SIGTERM
+        try await Task.sleep(for: .milliseconds(300))  // past the trap: the sleep ignores SIGTERM
         let stopping = ContinuousClock.now
-        stubborn.stop(grace: .milliseconds(500))
+        await stubborn.stop(grace: .milliseconds(500))
         let waited = ContinuousClock.now - stopping
         #expect(stubborn.terminationReason == .uncaughtSignal && stubborn.terminationStatus == SIGKILL)
         #expect(waited >= .milliseconds(500) && waited < .seconds(10), "\(waited)")
-        stubborn.stop(grace: .seconds(5))  // once ended: returns at once
+        await stubborn.stop(grace: .seconds(5))  // once ended: returns at once
     }
 
     @Test("Subprocess.run stops a program past its timeout, SIGKILL for one that ignores SIGTERM, keeping its output")
     func subprocessTimeout() async throws {
         let started = ContinuousClock.now
         // Off the cooperative pool: the run blocks its thread for the timeout and the grace.
-        let result = try await Subprocess.runOnOwnThread(
+        let result = try await Subprocess.run(
             "/bin/sh", ["-c", "trap '' TERM; echo before; echo oops >&2; exec sleep 30"], timeout: 0.5)
         let waited = ContinuousClock.now - started
         #expect(result.status == SIGKILL, "\(result)")
         #expect(result.output == "before\n" && result.errors == "oops\n", "\(result)")
         #expect(waited >= .milliseconds(500) + Subprocess.stopGrace && waited < .seconds(20), "\(waited)")
-        let quick = try await Subprocess.runOnOwnThread("/bin/sh", ["-c", "echo done; exit 4"], timeout: 30)
+        let quick = try await Subprocess.run("/bin/sh", ["-c", "echo done; exit 4"], timeout: 30)
         #expect(quick.status == 4 && quick.output == "done\n", "\(quick)")
     }
 

@@ -19,8 +19,9 @@ struct Curl {
     /// The `certs/` CA file.
     static var caFile: String { AuthTestFiles.packageRoot.appendingPathComponent("certs/ca.pem").path }
 
-    /// POSTs (or `method`s) to `https://localhost:<port><path>`.
-    static func request(
+    /// POSTs (or `method`s) to `https://localhost:<port><path>`. Blocks: for code already off the pool; an async
+    /// test awaits `request`.
+    static func requestBlocking(
         port: Int, path: String, method: String = "POST", headers: [String: String] = [:], body: String? = nil,
         extraArguments: [String] = [], scheme: String = "https", host: String = "localhost"
     ) throws -> Response {
@@ -30,22 +31,32 @@ struct Curl {
         if let body { arguments += ["--data-binary", body] }
         arguments += extraArguments
         arguments.append("\(scheme)://\(host):\(port)\(path)")
-        let (status, output, errors) = try run(arguments)
+        let (status, output, errors) = try runBlocking(arguments)
         guard status == 0 else { throw Failure(description: "curl exited \(status): \(errors)") }
         return try parse(output)
     }
 
-    /// Runs curl with `arguments`, returning its exit status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        try Subprocess.run("/usr/bin/env", ["curl"] + arguments)
+    /// Runs curl with `arguments`, returning its exit status, standard output and standard error. Blocks: for code
+    /// already off the pool; an async test awaits `run`.
+    static func runBlocking(_ arguments: [String]) throws -> (Int32, String, String) {
+        try Subprocess.runBlocking("/usr/bin/env", ["curl"] + arguments)
     }
 
-    /// `run` on a thread of its own: for a server that answers on the tasks of Swift concurrency (the control
-    /// API, on Hummingbird), which a curl blocking one of the few shared threads, while other suites block the
-    /// rest, would leave without a thread to answer on.
-    static func runOnOwnThread(_ arguments: [String]) async throws -> (Int32, String, String) {
-        let result = try await Subprocess.runOnOwnThread("/usr/bin/env", ["curl"] + arguments)
-        return (result.status, result.output, result.errors)
+    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
+        try await offPool { try runBlocking(arguments) }
+    }
+
+    /// `request` on a thread of its own, awaited.
+    static func request(
+        port: Int, path: String, method: String = "POST", headers: [String: String] = [:], body: String? = nil,
+        extraArguments: [String] = [], scheme: String = "https", host: String = "localhost"
+    ) async throws -> Response {
+        try await offPool {
+            try requestBlocking(
+                port: port, path: path, method: method, headers: headers, body: body, extraArguments: extraArguments,
+                scheme: scheme, host: host)
+        }
     }
 
     /// One server-sent event as curl printed it.

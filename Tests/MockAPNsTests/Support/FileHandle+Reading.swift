@@ -11,8 +11,9 @@ import Darwin
 /// of `Subprocess` got EINTR during the documentation snippets). These read with `read(2)`, retry EINTR and treat any
 /// other error as the end of the output.
 extension FileHandle {
-    /// Everything up to end of file.
-    func readToEndOfFile() -> Data {
+    /// Everything up to end of file. Blocks: for code already off the pool; an async test awaits
+    /// `readToEndOfFile()`.
+    func readToEndOfFileBlocking() -> Data {
         var data = Data()
         while true {
             let chunk = nextChunk()
@@ -22,20 +23,32 @@ extension FileHandle {
     }
 
     /// `text` and what arrives after it, up to the chunk that contains `marker`; less if the output ends first or
-    /// (checked between chunks) `timeout` passes.
-    func read(until marker: String, after text: String = "", timeout: Duration) -> String {
-        read(after: text, timeout: timeout) { $0.contains(marker) }
+    /// (checked between chunks) `timeout` passes. Blocks: for code already off the pool.
+    func readBlocking(until marker: String, after text: String = "", timeout: Duration) -> String {
+        readBlocking(after: text, timeout: timeout) { $0.contains(marker) }
     }
 
-    /// `read(until:timeout:)` on a thread of its own, awaited: the wait does not hold one of the two threads an
-    /// in-process server's control API answers on (a child talking to that server then got no answer in CI).
-    func readOffPool(until marker: String, timeout: Duration) async throws -> String {
-        try await offPool { self.read(until: marker, timeout: timeout) }
+    /// `readToEndOfFile()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    func readToEndOfFile() async -> Data {
+        await offPool { self.readToEndOfFileBlocking() }
+    }
+
+    /// `readBlocking(until:after:timeout:)` on a thread of its own, awaited: a child talking to an in-process
+    /// server got no answer in CI while two such reads held the pool.
+    func read(until marker: String, after text: String = "", timeout: Duration) async -> String {
+        await offPool { self.readBlocking(until: marker, after: text, timeout: timeout) }
+    }
+
+    /// `readBlocking(after:timeout:until:)` on a thread of its own, awaited.
+    func read(after text: String = "", timeout: Duration, until done: @escaping @Sendable (String) -> Bool) async
+        -> String
+    {
+        await offPool { self.readBlocking(after: text, timeout: timeout, until: done) }
     }
 
     /// `text` and what arrives after it, until `done` holds for all of it, the output ends or (checked between
-    /// chunks) `timeout` passes.
-    func read(after text: String = "", timeout: Duration, until done: (String) -> Bool) -> String {
+    /// chunks) `timeout` passes. Blocks: for code already off the pool.
+    func readBlocking(after text: String = "", timeout: Duration, until done: (String) -> Bool) -> String {
         var text = text
         let deadline = ContinuousClock.now + timeout
         while !done(text), ContinuousClock.now < deadline {

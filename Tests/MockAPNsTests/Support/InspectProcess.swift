@@ -15,7 +15,7 @@ final class InspectProcess: @unchecked Sendable {
     }
 
     /// Starts `mock-apns inspect arguments` from the package root and reads its banner (at most 30 s).
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String]) async throws {
         process.executableURL = URL(fileURLWithPath: CLITests.executable)
         process.arguments = ["inspect"] + arguments
         process.currentDirectoryURL = AuthTestFiles.packageRoot
@@ -26,12 +26,12 @@ final class InspectProcess: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        banner = out.fileHandleForReading.read(until: "\nready", timeout: .seconds(30))
+        banner = await out.fileHandleForReading.read(until: "\nready", timeout: .seconds(30))
         let first = banner.split(separator: "\n").first ?? ""
         guard banner.contains("\nready"), first.hasPrefix("inspector: http://"),
             let url = first.split(separator: " ").dropFirst().first.map({ String($0.dropLast()) })
         else {
-            process.stop(grace: .seconds(5))
+            await process.stop(grace: .seconds(5))
             let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: errorFile)
             throw Failure(description: "mock-apns inspect did not start:\n\(banner)\n\(errors)")
@@ -49,11 +49,18 @@ final class InspectProcess: @unchecked Sendable {
         return line.split(separator: " ").compactMap { Int($0) }.first ?? 0
     }
 
-    /// Stops it with SIGTERM and waits; returns its exit status.
+    /// Stops it with SIGTERM and waits; returns its exit status. Blocks: for a `defer`, where it ends within
+    /// milliseconds of SIGTERM; an async test that checks how it ends awaits the other form.
     @discardableResult
     func stop() -> Int32 {
         process.stop(grace: .seconds(10))
         try? FileManager.default.removeItem(at: errorFile)
         return process.terminationStatus
+    }
+
+    /// `stop()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    @discardableResult
+    func stop() async -> Int32 {
+        await offPool { self.stop() }
     }
 }

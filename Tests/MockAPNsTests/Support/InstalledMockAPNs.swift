@@ -50,7 +50,7 @@ final class InstalledMockAPNs: Sendable {
 
     /// Installs into a fresh temporary prefix, runs `body`, removes everything.
     static func with<T>(_ body: (InstalledMockAPNs) async throws -> T) async throws -> T {
-        let installed = try InstalledMockAPNs()
+        let installed = try await offPool { try InstalledMockAPNs() }
         defer { installed.remove() }
         return try await body(installed)
     }
@@ -117,7 +117,7 @@ final class InstalledMockAPNs: Sendable {
     static func runInstall(
         prefix: String, home: String, scratch: String, standIns: String
     ) throws -> (status: Int32, output: String, errors: String) {
-        try Subprocess.run(
+        try Subprocess.runBlocking(
             "/usr/bin/env",
             [
                 "-i", "PATH=\(standIns):/usr/bin:/bin", "HOME=\(home)", "PREFIX=\(prefix)",
@@ -131,16 +131,24 @@ final class InstalledMockAPNs: Sendable {
     }
 
     /// Runs the installed `mock-apns arguments` to the end in `workingDirectory` (at most `timeout` seconds).
-    func run(
+    /// Blocks: for code already off the pool; an async test awaits `run`.
+    func runBlocking(
         _ arguments: [String], timeout: TimeInterval = 120
     ) throws -> (status: Int32, output: String, errors: String) {
-        try Subprocess.run(binary, arguments, in: workingDirectory, environment: environment, timeout: timeout)
+        try Subprocess.runBlocking(binary, arguments, in: workingDirectory, environment: environment, timeout: timeout)
+    }
+
+    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    func run(
+        _ arguments: [String], timeout: TimeInterval = 120
+    ) async throws -> (status: Int32, output: String, errors: String) {
+        try await offPool { try self.runBlocking(arguments, timeout: timeout) }
     }
 
     /// Starts the installed `mock-apns serve arguments` in `workingDirectory` on free ports (`--port 0
     /// --control-port 0` come first; later arguments win), its banner read up to "ready". Stop it when done.
-    func serve(_ arguments: [String]) throws -> ServeProcess {
-        try ServeProcess(
+    func serve(_ arguments: [String]) async throws -> ServeProcess {
+        try await ServeProcess(
             ["--port", "0", "--control-port", "0", "--log-level", "error"] + arguments, in: workingDirectory,
             executable: binary)
     }

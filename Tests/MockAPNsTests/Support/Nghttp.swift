@@ -7,8 +7,9 @@ enum Nghttp {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/nghttp")
     }
 
-    /// Runs `nghttp -v` with `arguments` and returns its output (frames and body).
-    static func run(_ arguments: [String]) throws -> String {
+    /// Runs `nghttp -v` with `arguments` and returns its output (frames and body). Blocks: for code already off the
+    /// pool; an async test awaits `run`.
+    static func runBlocking(_ arguments: [String]) throws -> String {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
         process.arguments = ["-v", "--timeout=5"] + arguments
@@ -16,8 +17,13 @@ enum Nghttp {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let data = out.fileHandleForReading.readToEndOfFile()
-        process.waitUntilExit()
+        let data = out.fileHandleForReading.readToEndOfFileBlocking()
+        process.waitUntilExitBlocking()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    static func run(_ arguments: [String]) async throws -> String {
+        try await offPool { try runBlocking(arguments) }
     }
 }

@@ -7,10 +7,11 @@ import Darwin
 
 extension RawTCP {
     /// Connects to 127.0.0.1:`port` and writes each of `writes` in turn, reading for `pause` seconds after each
-    /// but the last, then reads until the server closes or `timeout` passes. Returns everything read.
-    static func converse(port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2) throws
-        -> [UInt8]
-    {
+    /// but the last, then reads until the server closes or `timeout` passes. Returns everything read. Blocks: for
+    /// code already off the pool; an async test awaits `converse`.
+    static func converseBlocking(
+        port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2
+    ) throws -> [UInt8] {
         let fd = try connected(port: port)
         defer { close(fd) }
         var received: [UInt8] = []
@@ -32,6 +33,13 @@ extension RawTCP {
         }
         _ = read(for: timeout)
         return received
+    }
+
+    /// `converse` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    static func converse(
+        port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2
+    ) async throws -> [UInt8] {
+        try await offPool { try converseBlocking(port: port, writes: writes, pause: pause, timeout: timeout) }
     }
 
     /// The first GOAWAY in a server's output: its last-stream-id, error code and debug data.

@@ -32,9 +32,12 @@ enum RawTCP {
     }
 
     /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally closes at once (a client that vanishes),
-    /// else reads what comes back until the server closes or `timeout` passes.
+    /// else reads what comes back until the server closes or `timeout` passes. Blocks: for code already off the
+    /// pool; an async test awaits `exchange`.
     @discardableResult
-    static func exchange(port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2) throws -> [UInt8] {
+    static func exchangeBlocking(
+        port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2
+    ) throws -> [UInt8] {
         let fd = try connected(port: port)
         defer { close(fd) }
         var seconds = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
@@ -55,6 +58,14 @@ enum RawTCP {
             received += buffer[0..<count]
         }
         return received
+    }
+
+    /// `exchange` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    @discardableResult
+    static func exchange(port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2) async throws
+        -> [UInt8]
+    {
+        try await offPool { try exchangeBlocking(port: port, bytes: bytes, abort: abort, timeout: timeout) }
     }
 
     /// The HTTP/2 client connection preface.

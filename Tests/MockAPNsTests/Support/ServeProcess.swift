@@ -32,9 +32,10 @@ final class ServeProcess: @unchecked Sendable {
     private let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID()).err")
 
     /// What a starting `mock-apns serve` prints on `handle` up to and including its "ready" line; less if the
-    /// output ends first or (checked between chunks) `timeout` passes.
-    static func readBanner(_ handle: FileHandle, timeout: Duration = .seconds(30)) -> String {
-        handle.read(until: "\nready", timeout: timeout)
+    /// output ends first or (checked between chunks) `timeout` passes; awaited on a thread of its own (see
+    /// `offPool`: an async test never blocks).
+    static func readBanner(_ handle: FileHandle, timeout: Duration = .seconds(30)) async -> String {
+        await handle.read(until: "\nready", timeout: timeout)
     }
 
     /// Starts `mock-apns serve arguments` in `directory` and reads its banner up to "ready" (at most `timeout`).
@@ -42,7 +43,7 @@ final class ServeProcess: @unchecked Sendable {
     init(
         _ arguments: [String], in directory: URL, timeout: Duration = .seconds(30), journalPath: String? = nil,
         ownedFiles: [String] = [], executable: String = ServeProcess.executable
-    ) throws {
+    ) async throws {
         self.journalPath = journalPath
         self.ownedFiles = ownedFiles
         process.executableURL = URL(fileURLWithPath: executable)
@@ -53,7 +54,7 @@ final class ServeProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)  // opening it below fails if not
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
-        let banner = Self.readBanner(out.fileHandleForReading, timeout: timeout)
+        let banner = await Self.readBanner(out.fileHandleForReading, timeout: timeout)
         // Nothing reads standard output from here on: after "ready" the server prints nothing there.
         self.banner = banner
         func portAfter(_ prefix: String) -> Int? {
@@ -63,7 +64,7 @@ final class ServeProcess: @unchecked Sendable {
         guard banner.contains("\nready"), let port = portAfter("https://127.0.0.1:") else {
             port = 0
             cleartextPort = nil
-            stop()
+            await stop()
             throw Failure(description: "mock-apns serve did not start:\n\(banner)\n\(errors)")
         }
         self.port = port
@@ -76,7 +77,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `mock-apns serve` on free ports with a JSONL journal (and `scenarioYAML` as its scenario file), from
     /// the package root.
-    convenience init(scenarioYAML: String? = nil, arguments: [String] = []) throws {
+    convenience init(scenarioYAML: String? = nil, arguments: [String] = []) async throws {
         let directory = FileManager.default.temporaryDirectory
         let id = UUID().uuidString
         let journalPath = directory.appendingPathComponent("attack-\(id).jsonl").path
@@ -91,7 +92,7 @@ final class ServeProcess: @unchecked Sendable {
             owned.append(path)
             all += ["--scenario", path]
         }
-        try self.init(
+        try await self.init(
             all + arguments, in: AuthTestFiles.packageRoot, journalPath: journalPath, ownedFiles: owned)
     }
 
@@ -133,8 +134,9 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// The journal's requests, once two reads 300 ms apart agree (the file is appended off the event loop); the
-    /// records the server writes of itself (no remote address) are left out.
-    func records(from firstLine: Int = 0) throws -> [Record] {
+    /// records the server writes of itself (no remote address) are left out. Blocks: for code already off the pool;
+    /// an async test awaits `records(from:)`.
+    func recordsBlocking(from firstLine: Int = 0) throws -> [Record] {
         guard let journalPath else { throw Failure(description: "this serve process keeps no journal file") }
         var previous = -1
         var text = ""
@@ -144,7 +146,17 @@ final class ServeProcess: @unchecked Sendable {
             previous = text.utf8.count
             Thread.sleep(forTimeInterval: 0.3)
         }
-        return try text.split(separator: "\n").dropFirst(firstLine).compactMap { line in
+        return try Self.requests(in: text, from: firstLine)
+    }
+
+    /// `recordsBlocking(from:)` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    func records(from firstLine: Int = 0) async throws -> [Record] {
+        try await offPool { try self.recordsBlocking(from: firstLine) }
+    }
+
+    /// The requests among the journal lines of `text` from `firstLine` on.
+    private static func requests(in text: String, from firstLine: Int) throws -> [Record] {
+        try text.split(separator: "\n").dropFirst(firstLine).compactMap { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             // A record the server wrote of itself (a broadcast's fan-out, a phone's later event) came on no stream.
             if let object, object["remoteAddress"] == nil, object["kind"] is String { return nil }
@@ -164,10 +176,16 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// SIGTERM, then SIGKILL after 5 s; removes the files it owns. Safe to call more than once.
+    /// SIGTERM, then SIGKILL after 5 s; removes the files it owns. Safe to call more than once. Blocks: for a
+    /// `defer` or `deinit`, where it ends within milliseconds of SIGTERM.
     func stop() {
         process.stop(grace: .seconds(5))
         for file in ownedFiles { try? FileManager.default.removeItem(atPath: file) }
+    }
+
+    /// `stop()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    func stop() async {
+        await offPool { self.stop() }
     }
 
     deinit {
@@ -180,7 +198,13 @@ final class ServeProcess: @unchecked Sendable {
 func withServeProcess<T>(
     scenarioYAML: String? = nil, arguments: [String] = [], _ body: (ServeProcess) async throws -> T
 ) async throws -> T {
-    let server = try ServeProcess(scenarioYAML: scenarioYAML, arguments: arguments)
-    defer { server.stop() }
-    return try await body(server)
+    let server = try await ServeProcess(scenarioYAML: scenarioYAML, arguments: arguments)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
 }

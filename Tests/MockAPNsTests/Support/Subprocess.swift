@@ -5,7 +5,8 @@ enum Subprocess {
     /// Runs `executable` with `arguments` (in `directory` if given), standard input empty; returns its exit status,
     /// standard output and standard error. `environment` replaces the inherited one when given; after `timeout`
     /// seconds, if given, the program is stopped as `Spawn` stops one: SIGTERM, then SIGKILL after a grace.
-    static func run(
+    /// Blocks: for code already off the pool; an async test awaits `run` (see `offPool`).
+    static func runBlocking(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         timeout: TimeInterval? = nil
     ) throws -> (status: Int32, output: String, errors: String) {
@@ -24,10 +25,10 @@ enum Subprocess {
         // this thread waits for the program meanwhile.
         let output = PipeCollector(out.fileHandleForReading)
         let errors = PipeCollector(err.fileHandleForReading)
-        if let timeout, !process.waitUntilExit(timeout: .seconds(timeout)) {
+        if let timeout, !process.waitUntilExitBlocking(timeout: .seconds(timeout)) {
             process.stop(grace: stopGrace)
         }
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
         return (process.terminationStatus, output.text(), errors.text())
     }
 
@@ -47,7 +48,7 @@ enum Subprocess {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         Thread.detachNewThread { [process] in
-            if !process.waitUntilExit(timeout: .seconds(timeout)) { process.stop(grace: stopGrace) }
+            if !process.waitUntilExitBlocking(timeout: .seconds(timeout)) { process.stop(grace: stopGrace) }
         }
         var data = Data()
         let reader = out.fileHandleForReading
@@ -60,19 +61,21 @@ enum Subprocess {
                 break
             }
         }
-        process.waitUntilExit()
+        process.waitUntilExitBlocking()
         return String(decoding: data, as: UTF8.self)
     }
 
     /// How long a program that overran its timeout has between SIGTERM and SIGKILL.
     static let stopGrace = Duration.seconds(2)
 
-    /// `run` on a thread of its own, awaited: a program that runs for long does not hold one of the few threads
-    /// the test suites' async work shares.
-    static func runOnOwnThread(
-        _ executable: String, _ arguments: [String], timeout: TimeInterval? = nil
+    /// `runBlocking` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    static func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+        timeout: TimeInterval? = nil
     ) async throws -> (status: Int32, output: String, errors: String) {
-        try await offPool { try run(executable, arguments, timeout: timeout) }
+        try await offPool {
+            try runBlocking(executable, arguments, in: directory, environment: environment, timeout: timeout)
+        }
     }
 
     /// Reads a pipe to its end on a thread of its own.
@@ -82,7 +85,7 @@ enum Subprocess {
 
         init(_ handle: FileHandle) {
             Thread.detachNewThread { [self] in
-                data = handle.readToEndOfFile()
+                data = handle.readToEndOfFileBlocking()
                 done.signal()
             }
         }
