@@ -55,9 +55,8 @@ struct BroadcastFanOutEndToEndTests {
         let port = server.port
         let headers = BroadcastSendEndToEndTests.headers(
             channel: channel, ["apns-expiration": expiration, "apns-priority": priority])
-        let response = try await offPool {
-            try Curl.requestBlocking(port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
-        }
+        let response = try await Curl.request(
+            port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
         let record = server.journal.records().last {
             $0.kind == .broadcast && $0.rawJSON?["channel"] == .string(channel)
         }

@@ -84,10 +84,8 @@ struct ActivitiesCommandTests {
 
             // The command, pasted: it lists exactly that start, whose reason names the declared types.
             let path = DocSnippetRunner.executableFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
-            let listed = try await offPool {
-                try Subprocess.runBlocking(
-                    "/usr/bin/env", ["PATH=\(path)", "NO_COLOR=1", "bash", "-c", command + " --json"])
-            }
+            let listed = try await Subprocess.run(
+                "/usr/bin/env", ["PATH=\(path)", "NO_COLOR=1", "bash", "-c", command + " --json"])
             #expect(listed.status == 0, "\(listed.errors)")
             let records = listed.output.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
             try #require(records.count == 1, "\(listed.output)")
@@ -136,9 +134,7 @@ struct ActivitiesCommandTests {
         ])
     func badFlags(arguments: [String], message: String) async throws {
         // Nothing listens on port 9: the message is the flag's, so it was checked first.
-        let result = try await offPool {
-            try CLITests.runBlocking(["activities"] + arguments + ["--control-url", "http://127.0.0.1:9"])
-        }
+        let result = try await CLITests.run(["activities"] + arguments + ["--control-url", "http://127.0.0.1:9"])
         #expect(result.status == 2, "\(result.errors)")
         #expect(result.errors.contains(message), "\(result.errors)")
     }

@@ -37,9 +37,7 @@ struct CLIMessagesTests {
     @Test("a taken control port says so once, with --control-port and --no-control, and no HTTP status")
     func controlPortInUse() async throws {
         try await withControlServer { _, control in
-            let result = try await offPool {
-                try CLITests.runBlocking(["serve", "--port", "0", "--control-port", String(control.port)])
-            }
+            let result = try await CLITests.run(["serve", "--port", "0", "--control-port", String(control.port)])
             #expect(result.status == 1)
             let message = result.errors
             #expect(
@@ -82,9 +80,8 @@ struct CLIMessagesTests {
             #expect(refused.status == 1)
             #expect(refused.errors.contains("the control token is missing"), "\(refused.errors)")
             #expect(refused.errors.contains("--control-token TOKEN or $MOCK_APNS_CONTROL_TOKEN"), "\(refused.errors)")
-            let allowed = try await offPool {
-                try CLITests.runBlocking(["requests", "--control-url", control.url, "--control-token", "s3cret"])
-            }
+            let allowed = try await CLITests.run(
+                ["requests", "--control-url", control.url, "--control-token", "s3cret"])
             #expect(allowed.status == 0, "\(allowed.errors)")
         }
     }
@@ -147,9 +144,7 @@ struct CLIMessagesTests {
         // At the default log level nothing is logged before the banner (Hummingbird's "Server started" line was).
         #expect(serve.errors.isEmpty, "\(serve.errors)")
         // The same options, without --follow, reach this server (the shell would unquote the token so).
-        let listed = try await offPool {
-            try CLITests.runBlocking(["requests", "--control-url", url, "--control-token", "tok en'1"])
-        }
+        let listed = try await CLITests.run(["requests", "--control-url", url, "--control-token", "tok en'1"])
         #expect(listed.status == 0, "\(listed.errors)")
         #expect(listed.output.hasPrefix("SEQ"), "\(listed.output)")
     }
@@ -189,16 +184,14 @@ struct CLIMessagesTests {
             let control = try #require(serve.controlURL, "\(serve.banner)")
             for name in ["strict", "faults", "live-activity", "token-refresh", "unregistered-after-first", "default"] {
                 // As docs/control-api.md writes it: curl -X PUT $C/v1/scenario --data-binary @scenarios/NAME.yaml
-                let result = try await offPool {
-                    try Subprocess.runBlocking(
-                        "/usr/bin/curl",
-                        [
-                            "-sS", "-w", "\n%{http_code}", "-X", "PUT", "\(control)/v1/scenario", "--data-binary",
-                            "@scenarios/\(name).yaml",
-                        ],
-                        in: Self.root
-                    )
-                }
+                let result = try await Subprocess.run(
+                    "/usr/bin/curl",
+                    [
+                        "-sS", "-w", "\n%{http_code}", "-X", "PUT", "\(control)/v1/scenario", "--data-binary",
+                        "@scenarios/\(name).yaml",
+                    ],
+                    in: Self.root
+                )
                 #expect(result.output.hasSuffix("\n200"), "\(name) from \(serverFolder.path): \(result.output)")
             }
         }

@@ -14,11 +14,6 @@ struct CLITests {
         try await Subprocess.run(executable, arguments, in: AuthTestFiles.packageRoot)
     }
 
-    /// `run`, blocking: for code already off the pool.
-    static func runBlocking(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try Subprocess.runBlocking(executable, arguments, in: AuthTestFiles.packageRoot)
-    }
-
     @Test("mints a token the server accepts as verified")
     func token() async throws {
         let result = try await Self.run(["token"])

@@ -45,9 +45,7 @@ struct ClockCommandTests {
         #expect(both.status != 0)
         #expect(both.errors.contains("give at most one of --advance, --set and --reset"), "\(both.errors)")
         // Nothing listens on port 9: the message is the duration's, so it was checked first.
-        let unit = try await offPool {
-            try CLITests.runBlocking(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
-        }
+        let unit = try await CLITests.run(["clock", "--advance", "9", "--control-url", "http://127.0.0.1:9"])
         #expect(unit.status != 0)
         #expect(unit.errors.contains("advance: a duration needs a unit"), "\(unit.errors)")
     }

@@ -101,20 +101,32 @@ struct RunRecordTests {
         holder.environment = Support.environment()
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
-        defer {
+        let result: (status: Int32, output: String, errors: String)
+        let taken: String
+        do {
+            taken = try #require(try await Self.port(in: portFile), "no port in \(portFile) within 30 s")
+            result = try await Support.mockAPNs(["run", "--port", taken, "--", "true"])
+        } catch {
             holder.interrupt()
-            holder.waitUntilExitBlocking()  // brief: it ends on SIGINT
+            await holder.waitUntilExit()
+            throw error
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        var port: String?
-        while port == nil, ContinuousClock.now < deadline {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8))?.trimmingCharacters(in: .newlines)
-            if port?.isEmpty == true { port = nil }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let taken = try #require(port)
-        let result = try await Support.mockAPNs(["run", "--port", taken, "--", "true"])
+        // `run` ends its command and its server on SIGINT, which may take the server's grace: awaited, not in a
+        // defer that would block a pool thread meanwhile.
+        holder.interrupt()
+        await holder.waitUntilExit()
         #expect(result.status == 2)
         #expect(result.errors.contains(taken), "\(result.errors)")
+    }
+
+    /// The port `mock-apns run`'s command wrote to `file`, waiting up to 30 s for it.
+    static func port(in file: String) async throws -> String? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let port = (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingCharacters(in: .newlines)
+            if let port, !port.isEmpty { return port }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 }

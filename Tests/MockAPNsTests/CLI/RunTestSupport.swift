@@ -21,7 +21,7 @@ enum RunTestSupport {
     }
 
     /// Runs `mock-apns arguments` to the end from the package root (at most `timeout` seconds). Blocks: for code
-    /// already off the pool; an async test awaits `mockAPNs`.
+    /// already off the pool; a test awaits `mockAPNs`.
     static func mockAPNsBlocking(
         _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 120
     ) throws -> (status: Int32, output: String, errors: String) {
@@ -46,7 +46,7 @@ enum RunTestSupport {
         return try mockAPNsBlocking(["run", scenario, "--"] + provider + providerArguments)
     }
 
-    /// `mockAPNsBlocking` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `mockAPNsBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     static func mockAPNs(
         _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval = 120
     ) async throws -> (status: Int32, output: String, errors: String) {

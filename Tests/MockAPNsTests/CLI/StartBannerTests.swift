@@ -27,9 +27,7 @@ struct StartBannerTests {
         environment["PATH"] = DocSnippetRunner.executableFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["MOCK_APNS_URL"] = nil
         let settled = environment
-        return try await offPool {
-            try Subprocess.runBlocking("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 60)
-        }
+        return try await Subprocess.run("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 60)
     }
 
     @Test("the curl it prints names the CA by absolute path and shows the status, pasted in another folder")

@@ -43,7 +43,7 @@ struct CoalescedStreamTests {
         let url = control.url + path
         let streaming = Task {
             try await offPool {
-                try Subprocess.runUntil(
+                try Subprocess.runUntilBlocking(
                     "/usr/bin/env", ["curl", "-sN"] + headers.flatMap { ["-H", $0] } + [url],
                     timeout: TimeInterval(seconds), until: done)
             }

@@ -26,16 +26,14 @@ struct ControlLimitsTests {
         try Data(("devices: []\n# " + String(repeating: "x", count: bodyBytes)).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let url = control.url + path
-        return try await offPool {
-            let (exit, output, errors) = try Curl.runBlocking([
-                "-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}", "--data-binary",
-                "@\(file.path)", url,
-            ])
-            guard exit == 0, let newline = output.lastIndex(of: "\n"),
-                let status = Int(output[output.index(after: newline)...])
-            else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
-            return ControlCurl.Answer(status: status, text: String(output[..<newline]))
-        }
+        let (exit, output, errors) = try await Curl.run([
+            "-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}", "--data-binary",
+            "@\(file.path)", url,
+        ])
+        guard exit == 0, let newline = output.lastIndex(of: "\n"),
+            let status = Int(output[output.index(after: newline)...])
+        else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
+        return ControlCurl.Answer(status: status, text: String(output[..<newline]))
     }
 
     @Test("a body over 1 MiB gets 413 with a JSON message, on every route that takes one, and changes nothing")

@@ -69,7 +69,5 @@ func sendPush(
         "apns-topic": topic, "apns-push-type": pushType, "authorization": "bearer \(testProviderToken())",
     ]
     let port = server.port
-    return try await offPool {
-        try Curl.requestBlocking(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
-    }
+    return try await Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
 }

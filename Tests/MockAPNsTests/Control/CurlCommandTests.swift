@@ -40,9 +40,8 @@ struct CurlCommandTests {
         environment.merge(extra) { _, new in new }
         let settled = environment
         let folder = FileManager.default.temporaryDirectory
-        let result = try await offPool {
-            try Subprocess.runBlocking("/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 20)
-        }
+        let result = try await Subprocess.run(
+            "/bin/bash", ["-c", command], in: folder, environment: settled, timeout: 20)
         // curl --include: the status line, the headers, a blank line, the body.
         let parts = result.output.components(separatedBy: "\r\n\r\n")
         let status = parts.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
@@ -56,9 +55,7 @@ struct CurlCommandTests {
         async throws -> Int
     {
         let port = server.port
-        return try await offPool {
-            try Curl.requestBlocking(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
-        }
+        return try await Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
     }
 
     @Test("a payload with quotes, newlines, $, backticks and non-ASCII text is sent again byte for byte: 200")
@@ -203,13 +200,11 @@ struct CurlCommandTests {
         try await withControlServer(scenario: Self.scenario) { server, control in
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
             let port = server.port
-            let status = try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(Self.device)",
-                    headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
-                    extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
-                ).status
-            }
+            let status = try await Curl.request(
+                port: port, path: "/3/device/\(Self.device)",
+                headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
+                extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
+            ).status
             #expect(status == 200)
             let command = try await Self.command(control, 1)
             #expect(command.contains("# APNS_CLIENT_CERT, APNS_CLIENT_KEY: the push came with a client certificate"))
@@ -238,9 +233,8 @@ struct CurlCommandTests {
     @Test("printf formats print every byte back as it was")
     func printfFormatRoundTrip() async throws {
         let bytes = (0...255).map(UInt8.init) + Array("'%s\\n$`x`".utf8)
-        let result = try await offPool {
-            try Subprocess.runBlocking("/bin/bash", ["-c", "printf \(ShellWord.printfFormat(bytes)) | od -An -v -tu1"])
-        }
+        let result = try await Subprocess.run(
+            "/bin/bash", ["-c", "printf \(ShellWord.printfFormat(bytes)) | od -An -v -tu1"])
         let printed = result.output.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0) }
         #expect(printed == bytes)
         #expect(ShellWord.quoted("plain-word_1.2:/x") == "plain-word_1.2:/x")

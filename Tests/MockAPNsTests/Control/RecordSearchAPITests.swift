@@ -80,27 +80,22 @@ struct RecordSearchAPITests {
     func cli() async throws {
         try await withControlServer { server, control in
             try await Self.pushThree(server)
-            let listed = try await offPool {
-                try CLITests.runBlocking([
-                    "requests", "--control", control.url, "--json", "--query", "status:4xx -reason:BadDeviceToken",
-                ])
-            }
+            let listed = try await CLITests.run([
+                "requests", "--control", control.url, "--json", "--query", "status:4xx -reason:BadDeviceToken",
+            ])
             #expect(listed.status == 0, "\(listed.errors)")
             let records = listed.output.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
             #expect(records.map { $0?["sequence"]?.unsignedValue } == [3])
 
-            let table = try await offPool {
-                // A search that starts with '-' is given as --query=…, or the parser takes it for a flag.
-                try CLITests.runBlocking(["requests", "--control", control.url, "--query=-status:2xx", "--limit", "1"])
-            }
+            // A search that starts with '-' is given as --query=…, or the parser takes it for a flag.
+            let table = try await CLITests.run(
+                ["requests", "--control", control.url, "--query=-status:2xx", "--limit", "1"])
             #expect(table.status == 0, "\(table.errors)")
             // The header and one row (an indented `why:` line under it explains the rejection).
             #expect(table.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count == 2, "\(table.output)")
 
-            let bad = try await offPool {
-                try CLITests.runBlocking(
-                    ["requests", "--control", control.url, "--query", "status:4xx -reson:BadDeviceToken"])
-            }
+            let bad = try await CLITests.run(
+                ["requests", "--control", control.url, "--query", "status:4xx -reson:BadDeviceToken"])
             #expect(bad.status == 64, "\(bad.status) \(bad.errors)")
             #expect(
                 bad.errors.contains(

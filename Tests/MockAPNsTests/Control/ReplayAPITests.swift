@@ -88,12 +88,10 @@ struct ReplayAPITests {
         try await withControlServer { server, control in
             let old = testProviderToken(at: Date() - 7200)
             let port = server.port
-            let status = try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(token: old),
-                    body: EndToEndTests.alert
-                ).status
-            }
+            let status = try await Curl.request(
+                port: port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(token: old),
+                body: EndToEndTests.alert
+            ).status
             #expect(status == 403)
             let record = try #require(try await Self.replay(control, "1").json?["record"])
             #expect(record["reason"] == "ExpiredProviderToken")
@@ -159,13 +157,11 @@ struct ReplayAPITests {
         try await withControlServer { server, control in
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
             let port = server.port
-            let status = try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(Self.device)",
-                    headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
-                    extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
-                ).status
-            }
+            let status = try await Curl.request(
+                port: port, path: "/3/device/\(Self.device)",
+                headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
+                extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
+            ).status
             #expect(status == 200)
             let record = try #require(try await Self.replay(control, "1").json?["record"])
             #expect(record["accepted"] == true, "\(record)")

@@ -20,11 +20,9 @@ struct RequestsExplainedCLITests {
     static func pushWithoutPushType(_ server: MockAPNsServer) async throws -> Int {
         let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
         let port = server.port
-        return try await offPool {
-            try Curl.requestBlocking(
-                port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: EndToEndTests.alert
-            ).status
-        }
+        return try await Curl.request(
+            port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: EndToEndTests.alert
+        ).status
     }
 
     @Test("the table shows the why under a rejected row, marks rows with notes, and cuts CONTENT within 120 columns")
@@ -80,9 +78,7 @@ struct RequestsExplainedCLITests {
             let (id, token) = try await ActivityAPITests.startTaxi(server, status: "1")
             #expect(try await ActivityAPITests.update(server, token, #"{"status":"2"}"#).device?.kind == .applied)
             let update = try #require(server.journal.records().last?.sequence)
-            let result = try await offPool {
-                try CLITests.runBlocking(["requests", String(update), "--control", control.url])
-            }
+            let result = try await CLITests.run(["requests", String(update), "--control", control.url])
             #expect(result.status == 0, "\(result.errors)")
             #expect(result.output.contains("phone     applied"), "\(result.output)")
             #expect(result.output.contains("activity  \(id) \(ActivityAPITests.taxi), now active"), "\(result.output)")

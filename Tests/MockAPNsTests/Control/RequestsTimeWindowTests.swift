@@ -30,9 +30,7 @@ struct RequestsTimeWindowTests {
         try await withControlServer(clock: ManualClock(Self.start)) { server, control in
             try await Self.pushTwiceAnHourApart(server)
             func run(_ arguments: [String]) async throws -> [Int] {
-                let result = try await offPool {
-                    try CLITests.runBlocking(["requests", "--json", "--control", control.url] + arguments)
-                }
+                let result = try await CLITests.run(["requests", "--json", "--control", control.url] + arguments)
                 #expect(result.status == 0, "\(arguments): \(result.errors)")
                 return Self.sequences(result.output)
             }
@@ -61,9 +59,7 @@ struct RequestsTimeWindowTests {
                 (["--last", "-5m"], "--last: must not be negative"),
                 (["--last", "5m", "--after", "-1m"], "--last DURATION is --after -DURATION"),
             ] {
-                let result = try await offPool {
-                    try CLITests.runBlocking(["requests", "--control", control.url] + arguments)
-                }
+                let result = try await CLITests.run(["requests", "--control", control.url] + arguments)
                 #expect(result.status == 64, "\(arguments)")
                 #expect(result.errors.contains(message), "\(arguments): \(result.errors)")
             }
@@ -100,9 +96,8 @@ struct RequestsTimeWindowTests {
             #expect(try await sequences("-after:-30m") == [1])
             #expect(try await sequences("before:2027-01-15T08:30:00Z") == [1])
             #expect(try await sequences("after:2027-01-15T07:59:00Z before:-10m") == [1])
-            let result = try await offPool {
-                try CLITests.runBlocking(["requests", "--control", control.url, "--json", "--query", "after:-30m"])
-            }
+            let result = try await CLITests.run(
+                ["requests", "--control", control.url, "--json", "--query", "after:-30m"])
             #expect(result.status == 0, "\(result.errors)")
             #expect(Self.sequences(result.output) == [2])
             let bad = try await ControlCurl.call("GET", control, "/v1/requests?q=status:4xx%20after:soon")

@@ -39,14 +39,14 @@ enum DocSnippetRunner {
 
     /// Runs a `sh` or `python` block (after its page's setup blocks) and fails the test when it fails.
     static func runScript(_ snippet: DocSnippet, interpreter: Interpreter) async throws {
-        let server = try await offPool { try MockServerProcess.start() }
+        let server = try await MockServerProcess.start()
         do {
             try await runScript(snippet, interpreter: interpreter, server: server)
         } catch {
-            await server.stopOffPool()
+            await server.stop()
             throw error
         }
-        await server.stopOffPool()
+        await server.stop()
     }
 
     private static func runScript(
@@ -214,10 +214,17 @@ final class MockServerProcess: @unchecked Sendable {
     }
 
     /// Starts `executable serve --port 0` in `directory` and waits (at most 30 s) for its `ready` line;
-    /// `environment` replaces the inherited one when given.
+    /// `environment` replaces the inherited one when given. Awaited on a thread of its own (see `offPool`).
     static func start(
         executable: String = CLITests.executable, in directory: URL = AuthTestFiles.packageRoot,
         environment: [String: String]? = nil
+    ) async throws -> MockServerProcess {
+        try await offPool { try startBlocking(executable: executable, in: directory, environment: environment) }
+    }
+
+    /// `start`, blocking: for code already off the pool.
+    private static func startBlocking(
+        executable: String, in directory: URL, environment: [String: String]?
     ) throws -> MockServerProcess {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -249,16 +256,16 @@ final class MockServerProcess: @unchecked Sendable {
         return MockServerProcess(process: process, apnsPort: apns, controlPort: control, channelsPort: channels)
     }
 
-    /// Stops the server with SIGTERM and waits for it.
-    func stop() {
+    /// Stops the server with SIGTERM and waits for it. Blocks: for code already off the pool.
+    func stopBlocking() {
         if process.isRunning { process.terminate() }
         process.waitUntilExitBlocking()
     }
 
-    /// `stop()` on a thread outside the cooperative pool: a graceful shutdown may take seconds, and a blocked
-    /// pool thread would hold up every other test.
-    func stopOffPool() async {
-        await offPool { self.stop() }
+    /// `stopBlocking()` on a thread of its own, awaited: a graceful shutdown may take seconds, and a blocked pool
+    /// thread would hold up every other test.
+    func stop() async {
+        await offPool { self.stopBlocking() }
     }
 
     /// Collects a pipe's text on its own thread.

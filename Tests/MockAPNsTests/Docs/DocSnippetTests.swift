@@ -81,13 +81,13 @@ struct DocSnippetTests {
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).yaml")
         try "name: broken\ndevices:\n  - token: abc\n".write(to: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: bad) }
-        let server = try await offPool { try MockServerProcess.start() }
+        let server = try await MockServerProcess.start()
         // As a person pastes it: no `set -e`, no pipefail, curl as it is (not the runner's --fail-with-body).
         let script =
             "C=http://127.0.0.1:\(server.controlPort)\n"
             + block.text.replacingOccurrences(of: "@scenarios/taxi-ride.yaml", with: "@\(bad.path)")
         let result = try await DocSnippetRunner.run(script, interpreter: .bash, server: server, timeout: 30)
-        await server.stopOffPool()
+        await server.stop()
         #expect(result.output.contains("devices[0].token"), "\(result.output)")
         #expect(result.output.contains("The requested URL returned error: 422"), "\(result.output)")
     }

@@ -19,7 +19,8 @@ struct InstallScriptTests {
         let prefix = work.appendingPathComponent("prefix").path
         let scratch = work.appendingPathComponent("scratch").path
         let result = try await offPool {
-            try InstalledMockAPNs.runInstall(prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+            try InstalledMockAPNs.runInstallBlocking(
+                prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
         }
         #expect(result.status == 0, "\(result.errors)")
         let share = "\(prefix)/share/mock-apns"
@@ -36,7 +37,8 @@ struct InstallScriptTests {
         }
         // Run again: the folders are replaced, not nested.
         let again = try await offPool {
-            try InstalledMockAPNs.runInstall(prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
+            try InstalledMockAPNs.runInstallBlocking(
+                prefix: prefix, home: work.path, scratch: scratch, standIns: fakeBin.path)
         }
         #expect(again.status == 0, "\(again.errors)")
         #expect(!FileManager.default.fileExists(atPath: "\(share)/scenarios/scenarios"))

@@ -23,10 +23,8 @@ struct PackageTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
 
-        let packaged = try await offPool {
-            try Subprocess.runBlocking(
-                root.appendingPathComponent("scripts/package").path, ["--output", work.path], in: root)
-        }
+        let packaged = try await Subprocess.run(
+            root.appendingPathComponent("scripts/package").path, ["--output", work.path], in: root)
         try #require(packaged.status == 0, "scripts/package failed:\n\(packaged.errors)")
         let archive = packaged.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let version = try String(contentsOf: root.appendingPathComponent("VERSION"), encoding: .utf8)
@@ -68,9 +66,7 @@ struct PackageTests {
         let jwt = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(token.status == 0 && !jwt.isEmpty, "\(token.errors)")
 
-        let server = try await offPool {
-            try MockServerProcess.start(executable: binary, in: folder, environment: bare)
-        }
+        let server = try await MockServerProcess.start(executable: binary, in: folder, environment: bare)
         let controlPort = server.controlPort
         typealias Run = (status: Int32, output: String, errors: String)
         let answers: Result<(Curl.Response, Run, Run), any Error>
@@ -102,7 +98,7 @@ struct PackageTests {
         } catch {
             answers = .failure(error)
         }
-        await server.stopOffPool()
+        await server.stop()
         let (push, records, page) = try answers.get()
         #expect(push.status == 200, "\(push.body)")
         #expect(

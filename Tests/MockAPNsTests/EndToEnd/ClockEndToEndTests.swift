@@ -12,11 +12,9 @@ struct ClockEndToEndTests {
     /// POSTs an alert to `token` with provider token `jwt`, on a new connection (curl), off the concurrency pool.
     static func push(_ server: MockAPNsServer, to token: String = device, jwt: String) async throws -> Curl.Response {
         let port = server.port
-        return try await offPool {
-            try Curl.requestBlocking(
-                port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(token: jwt),
-                body: EndToEndTests.alert)
-        }
+        return try await Curl.request(
+            port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(token: jwt),
+            body: EndToEndTests.alert)
     }
 
     static func move(_ control: MockAPNsControlAPI, _ body: String) async throws {

@@ -209,10 +209,8 @@ struct DeviceExpectationEndToEndTests {
             #expect(badWarnings.status == 400 && badWarnings.error == "warnings must be none or some, got '0'")
 
             let url = control.url
-            let listed = try await offPool {
-                try CLITests.runBlocking(
-                    ["requests", "--control", url, "--json", "--device", "applied", "--warnings", "some"])
-            }
+            let listed = try await CLITests.run(
+                ["requests", "--control", url, "--json", "--device", "applied", "--warnings", "some"])
             #expect(listed.status == 0, "\(listed.errors)")
             let sequences = listed.output.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
             #expect(sequences.map { $0?["sequence"] } == [5])

@@ -30,10 +30,8 @@ struct LiveActivityEndToEndTests {
                 "apns-topic": "com.example.app.push-type.liveactivity", "apns-push-type": "liveactivity",
                 "apns-priority": "10",
             ])
-        let response = try await offPool {
-            try Curl.requestBlocking(
-                port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
-        }
+        let response = try await Curl.request(
+            port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
         return (response.status, server.journal.records().last?.device)
     }
 
@@ -148,11 +146,9 @@ struct LiveActivityEndToEndTests {
             let issued = try #require(start.device?.updateToken)
             let port = server.port
             func alert(_ token: String) async throws -> (status: Int, body: String, record: JournalRecord?) {
-                let response = try await offPool {
-                    try Curl.requestBlocking(
-                        port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
-                        body: EndToEndTests.alert)
-                }
+                let response = try await Curl.request(
+                    port: port, path: "/3/device/\(token)", headers: EndToEndTests.pushHeaders(),
+                    body: EndToEndTests.alert)
                 return (response.status, response.body, server.journal.records().last)
             }
             let declared = try await alert(Self.declaredUpdateToken)
@@ -179,11 +175,9 @@ struct LiveActivityEndToEndTests {
     func ordinaryPush() async throws {
         func push(_ server: MockAPNsServer) async throws -> JournalRecord? {
             let port = server.port
-            let response = try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
-                    body: EndToEndTests.alert)
-            }
+            let response = try await Curl.request(
+                port: port, path: "/3/device/\(EndToEndTests.device)", headers: EndToEndTests.pushHeaders(),
+                body: EndToEndTests.alert)
             #expect(response.status == 200)
             return server.journal.records().last
         }

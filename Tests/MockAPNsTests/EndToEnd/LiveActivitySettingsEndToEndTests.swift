@@ -36,10 +36,8 @@ struct LiveActivitySettingsEndToEndTests {
                 "apns-topic": "com.example.app.push-type.liveactivity", "apns-push-type": "liveactivity",
                 "apns-priority": "10",
             ])
-        let response = try await offPool {
-            try Curl.requestBlocking(
-                port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
-        }
+        let response = try await Curl.request(
+            port: port, path: "/3/device/\(token)", headers: headers, body: #"{"aps":\#(aps)}"#)
         return Answer(response: response, device: server.journal.records().last?.device)
     }
 
@@ -138,11 +136,10 @@ struct LiveActivitySettingsEndToEndTests {
             #expect(gone.status == 410)
             #expect(gone.timestamp == Double(Timestamp.millis(startedAt.addingTimeInterval(8 * 3600))))
             // An ordinary push is untouched by the setting.
-            let alert = try await offPool { [port = server.port, jwt = testProviderToken(at: clock.now())] in
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/b7a7e28c5fda017fab82eb36d238c92035841d5df1883465f7a160da861ff1f1",
-                    headers: EndToEndTests.pushHeaders(token: jwt), body: EndToEndTests.alert)
-            }
+            let alert = try await Curl.request(
+                port: server.port, path: "/3/device/b7a7e28c5fda017fab82eb36d238c92035841d5df1883465f7a160da861ff1f1",
+                headers: EndToEndTests.pushHeaders(token: testProviderToken(at: clock.now())),
+                body: EndToEndTests.alert)
             #expect(alert.status == 200)
         }
     }

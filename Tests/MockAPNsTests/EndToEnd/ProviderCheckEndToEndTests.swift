@@ -29,7 +29,7 @@ struct ProviderCheckEndToEndTests {
                 statuses.append(try await ScriptedRulesEndToEndTests.push(server, token: token).status)
             }
             #expect(statuses == [200, 410, 200, 400])
-            let report = try await server.verify()
+            let report = server.verify(startedAt: nil)
             #expect(!report.passed)
             let names = ["stops-after-unregistered", "no-unexpected-errors", "reuses-connections"]
             #expect(report.items.map(\.name) == names)

@@ -41,11 +41,9 @@ struct RecordNotesTests {
             try await server.addRules(ScenarioLoader.parseRules(yaml: #"{"respond": {"reason": "Unregistered"}}"#))
             let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
             let port = server.port
-            let status = try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: "{}")
-                    .status
-            }
+            let status = try await Curl.request(
+                port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: "{}")
+                .status
             #expect(status == 410)
             let record = try #require(server.journal.records(matching: JournalQuery()).first)
             #expect(record.pushType == "alert")
@@ -112,12 +110,10 @@ struct RecordNotesTests {
         func push(_ server: MockAPNsServer, priority: String) async throws -> Int {
             let headers = EndToEndTests.pushHeaders(["apns-push-type": "background", "apns-priority": priority])
             let port = server.port
-            return try await offPool {
-                try Curl.requestBlocking(
-                    port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers,
-                    body: #"{"aps":{"content-available":1}}"#
-                ).status
-            }
+            return try await Curl.request(
+                port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers,
+                body: #"{"aps":{"content-available":1}}"#
+            ).status
         }
         try await withTestServer { server in
             let ten = try await push(server, priority: "10")

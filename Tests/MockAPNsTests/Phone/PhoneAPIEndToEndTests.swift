@@ -238,26 +238,20 @@ struct PhoneAPIEndToEndTests {
             #expect(offline.output.hasPrefix("phone alice (declared): tokens "), "\(offline.output)")
             #expect(offline.output.contains("offline, unlocked, Low Power Mode off, no Focus"))
             #expect(offline.output.contains("\"Order ready\" / \"On its way\""))
-            let quit = try await offPool {
-                try CLITests.runBlocking([
-                    "phone", "alice", "--app", "com.example.app", "--state", "forceQuit", "--json", "--control-url",
-                    url,
-                ])
-            }
+            let quit = try await CLITests.run([
+                "phone", "alice", "--app", "com.example.app", "--state", "forceQuit", "--json", "--control-url",
+                url,
+            ])
             #expect(quit.status == 0, "\(quit.errors)")
             let parsed = try JSONParser.parse(quit.output)
             #expect(parsed["apps"]?.arrayValue?.first?["state"] == "forceQuit")
             let list = try await CLITests.run(["phones", "--control-url", url])
             #expect(list.status == 0 && list.output.contains("phone bob (declared)"), "\(list.output)")
-            let bad = try await offPool {
-                try CLITests.runBlocking(["phone", "alice", "--state", "forceQuit", "--control-url", url])
-            }
+            let bad = try await CLITests.run(["phone", "alice", "--state", "forceQuit", "--control-url", url])
             #expect(bad.status == 2 && bad.errors.contains("give --app BUNDLE"), "\(bad.errors)")
-            let typo = try await offPool {
-                try CLITests.runBlocking([
-                    "phone", "alice", "--app", "com.example.app", "--state", "gone", "--control-url", url,
-                ])
-            }
+            let typo = try await CLITests.run([
+                "phone", "alice", "--app", "com.example.app", "--state", "gone", "--control-url", url,
+            ])
             #expect(typo.status != 0 && typo.errors.contains("state: must be one of"), "\(typo.errors)")
             let missing = try await CLITests.run(["phone", "carol", "--control-url", url])
             #expect(missing.status != 0 && missing.errors.contains("no phone 'carol'"), "\(missing.errors)")

@@ -100,10 +100,8 @@ struct PhoneExpectationEndToEndTests {
             let typo = try await ControlCurl.call("GET", control, "/v1/requests?q=device-rule:alert-show")
             #expect(typo.status == 400 && typo.error?.contains("did you mean 'alert-shown'") == true, "\(typo.text)")
             let url = control.url
-            let cli = try await offPool {
-                try CLITests.runBlocking(
-                    ["requests", "--query", "device-rule:nothing-to-show", "--json", "--control-url", url])
-            }
+            let cli = try await CLITests.run(
+                ["requests", "--query", "device-rule:nothing-to-show", "--json", "--control-url", url])
             #expect(cli.status == 0 && cli.output.split(separator: "\n").count == 1, "\(cli.output)\(cli.errors)")
         }
     }

@@ -39,9 +39,7 @@ enum PhonePush {
         let port = server.port
         let path = "/3/device/\(token)"
         let sent = headers
-        let response = try await offPool {
-            try Curl.requestBlocking(port: port, path: path, headers: sent, body: body)
-        }
+        let response = try await Curl.request(port: port, path: path, headers: sent, body: body)
         // The push's record: later events of other pushes it gave may follow it.
         let record = server.journal.records().last { $0.kind == .devicePush }
         return Result(

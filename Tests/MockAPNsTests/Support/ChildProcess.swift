@@ -91,7 +91,7 @@ final class ChildProcess: @unchecked Sendable {
         return started.termination == nil
     }
 
-    /// Blocks until it has ended: for code already off the pool; an async test awaits `waitUntilExit()`.
+    /// Blocks until it has ended: for code already off the pool; a test awaits `waitUntilExit()`.
     func waitUntilExitBlocking() {
         guard let started else { preconditionFailure("the process has not started") }
         started.waitUntilEnded()
@@ -116,7 +116,7 @@ final class ChildProcess: @unchecked Sendable {
         return .exit
     }
 
-    /// `waitUntilExitBlocking()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `waitUntilExitBlocking()` on a thread of its own, awaited (see `offPool`: no test blocks).
     func waitUntilExit() async {
         await offPool { self.waitUntilExitBlocking() }
     }

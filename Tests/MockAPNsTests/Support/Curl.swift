@@ -37,17 +37,17 @@ struct Curl {
     }
 
     /// Runs curl with `arguments`, returning its exit status, standard output and standard error. Blocks: for code
-    /// already off the pool; an async test awaits `run`.
+    /// already off the pool; a test awaits `run`.
     static func runBlocking(_ arguments: [String]) throws -> (Int32, String, String) {
         try Subprocess.runBlocking("/usr/bin/env", ["curl"] + arguments)
     }
 
-    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `runBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
         try await offPool { try runBlocking(arguments) }
     }
 
-    /// `request` on a thread of its own, awaited.
+    /// `requestBlocking` on a thread of its own, awaited.
     static func request(
         port: Int, path: String, method: String = "POST", headers: [String: String] = [:], body: String? = nil,
         extraArguments: [String] = [], scheme: String = "https", host: String = "localhost"
@@ -76,7 +76,7 @@ struct Curl {
     ) async throws -> String {
         let arguments = ["curl", "-sN"] + headers.flatMap { ["-H", $0] } + [url]
         return try await offPool {
-            try Subprocess.runUntil("/usr/bin/env", arguments, timeout: TimeInterval(seconds)) {
+            try Subprocess.runUntilBlocking("/usr/bin/env", arguments, timeout: TimeInterval(seconds)) {
                 done(serverSentEvents($0))
             }
         }

@@ -11,7 +11,7 @@ import Darwin
 /// of `Subprocess` got EINTR during the documentation snippets). These read with `read(2)`, retry EINTR and treat any
 /// other error as the end of the output.
 extension FileHandle {
-    /// Everything up to end of file. Blocks: for code already off the pool; an async test awaits
+    /// Everything up to end of file. Blocks: for code already off the pool; a test awaits
     /// `readToEndOfFile()`.
     func readToEndOfFileBlocking() -> Data {
         var data = Data()
@@ -28,7 +28,7 @@ extension FileHandle {
         readBlocking(after: text, timeout: timeout) { $0.contains(marker) }
     }
 
-    /// `readToEndOfFile()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `readToEndOfFile()` on a thread of its own, awaited (see `offPool`: no test blocks).
     func readToEndOfFile() async -> Data {
         await offPool { self.readToEndOfFileBlocking() }
     }

@@ -50,7 +50,7 @@ final class InspectProcess: @unchecked Sendable {
     }
 
     /// Stops it with SIGTERM and waits; returns its exit status. Blocks: for a `defer`, where it ends within
-    /// milliseconds of SIGTERM; an async test that checks how it ends awaits the other form.
+    /// milliseconds of SIGTERM; a test that checks how it ends awaits the other form.
     @discardableResult
     func stop() -> Int32 {
         process.stop(grace: .seconds(10))
@@ -58,7 +58,7 @@ final class InspectProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// `stop()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `stop()` on a thread of its own, awaited (see `offPool`: no test blocks).
     @discardableResult
     func stop() async -> Int32 {
         await offPool { self.stop() }

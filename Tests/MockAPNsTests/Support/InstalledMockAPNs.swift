@@ -11,10 +11,10 @@ import Foundation
 /// `run` is the installed one too) and no `MOCK_APNS_*` variable inherited.
 ///
 /// ```swift
-/// try InstalledMockAPNs.with { installed in
-///     let checked = try installed.run(["check", "taxi-ride"])        // a shipped scenario, by name
+/// try await InstalledMockAPNs.with { installed in
+///     let checked = try await installed.run(["check", "taxi-ride"])        // a shipped scenario, by name
 ///     #expect(checked.output.hasPrefix(installed.shipped("taxi-ride.yaml")))
-///     let serve = try installed.serve(["--scenario", "taxi-ride"])   // a ServeProcess on free ports
+///     let serve = try await installed.serve(["--scenario", "taxi-ride"])   // a ServeProcess on free ports
 ///     defer { serve.stop() }
 ///     // … push with curl or `installed.run(["push", …, "--url", "https://127.0.0.1:\(serve.port)"])` …
 /// }
@@ -41,14 +41,8 @@ final class InstalledMockAPNs: Sendable {
     /// `$PREFIX/bin` then `/usr/bin:/bin` (no build folder of the checkout), `HOME` inside `root`.
     let environment: [String: String]
 
-    /// Installs into a fresh temporary prefix, runs `body`, removes everything.
-    static func with<T>(_ body: (InstalledMockAPNs) throws -> T) throws -> T {
-        let installed = try InstalledMockAPNs()
-        defer { installed.remove() }
-        return try body(installed)
-    }
-
-    /// Installs into a fresh temporary prefix, runs `body`, removes everything.
+    /// Installs into a fresh temporary prefix (on a thread of its own: a build and a copy), runs `body`, removes
+    /// everything.
     static func with<T>(_ body: (InstalledMockAPNs) async throws -> T) async throws -> T {
         let installed = try await offPool { try InstalledMockAPNs() }
         defer { installed.remove() }
@@ -81,7 +75,7 @@ final class InstalledMockAPNs: Sendable {
     private func install() throws {
         let fakeBin = root.appendingPathComponent("fakebin")
         try Self.writeStandIns(in: fakeBin, built: ServeProcess.executable)
-        let result = try Self.runInstall(
+        let result = try Self.runInstallBlocking(
             prefix: prefix.path, home: root.path, scratch: root.appendingPathComponent("scratch").path,
             standIns: fakeBin.path)
         guard result.status == 0, FileManager.default.isExecutableFile(atPath: binary) else {
@@ -113,8 +107,9 @@ final class InstalledMockAPNs: Sendable {
         }
     }
 
-    /// Runs the real `scripts/install` under `env -i`, the stand-ins in `standIns` first on its `PATH`.
-    static func runInstall(
+    /// Runs the real `scripts/install` under `env -i`, the stand-ins in `standIns` first on its `PATH`. Blocks: for
+    /// code already off the pool.
+    static func runInstallBlocking(
         prefix: String, home: String, scratch: String, standIns: String
     ) throws -> (status: Int32, output: String, errors: String) {
         try Subprocess.runBlocking(
@@ -131,14 +126,14 @@ final class InstalledMockAPNs: Sendable {
     }
 
     /// Runs the installed `mock-apns arguments` to the end in `workingDirectory` (at most `timeout` seconds).
-    /// Blocks: for code already off the pool; an async test awaits `run`.
+    /// Blocks: for code already off the pool; a test awaits `run`.
     func runBlocking(
         _ arguments: [String], timeout: TimeInterval = 120
     ) throws -> (status: Int32, output: String, errors: String) {
         try Subprocess.runBlocking(binary, arguments, in: workingDirectory, environment: environment, timeout: timeout)
     }
 
-    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `runBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     func run(
         _ arguments: [String], timeout: TimeInterval = 120
     ) async throws -> (status: Int32, output: String, errors: String) {

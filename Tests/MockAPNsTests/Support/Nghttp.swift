@@ -8,7 +8,7 @@ enum Nghttp {
     }
 
     /// Runs `nghttp -v` with `arguments` and returns its output (frames and body). Blocks: for code already off the
-    /// pool; an async test awaits `run`.
+    /// pool; a test awaits `run`.
     static func runBlocking(_ arguments: [String]) throws -> String {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
@@ -22,7 +22,7 @@ enum Nghttp {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// `run` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `runBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     static func run(_ arguments: [String]) async throws -> String {
         try await offPool { try runBlocking(arguments) }
     }

@@ -5,8 +5,9 @@ import Foundation
 /// Swift's concurrency pool has as many threads as cores (two here), and a thread blocked in a synchronous wait is
 /// not replaced. The in-process servers' control API, the mock's actors and every test's `Task.sleep` run on that
 /// pool: two overlapping blocking waits anywhere in the test process stall them all (CI lost four tests in one
-/// stretch that way; `PoolStarvationTests` shows it). So an async test never blocks: the support types give each
-/// blocking wait an async form of the same name that calls this, and the blocking forms are for code already here.
+/// stretch that way; `PoolStarvationTests` shows it). A sync `@Test` runs on that pool too. So no test blocks: the
+/// support types give each blocking wait an async form of the same name that calls this, and the blocking forms,
+/// named `…Blocking`, are for code already off the pool (inside this, or on a thread of its own).
 /// Not on Dispatch's global queues either: on Linux they share a worker limit of about one per core with the pool.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in

@@ -8,7 +8,7 @@ import Darwin
 extension RawTCP {
     /// Connects to 127.0.0.1:`port` and writes each of `writes` in turn, reading for `pause` seconds after each
     /// but the last, then reads until the server closes or `timeout` passes. Returns everything read. Blocks: for
-    /// code already off the pool; an async test awaits `converse`.
+    /// code already off the pool; a test awaits `converse`.
     static func converseBlocking(
         port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2
     ) throws -> [UInt8] {
@@ -35,7 +35,7 @@ extension RawTCP {
         return received
     }
 
-    /// `converse` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `converseBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     static func converse(
         port: Int, writes: [[UInt8]], pause: TimeInterval = 0.3, timeout: TimeInterval = 2
     ) async throws -> [UInt8] {

@@ -33,7 +33,7 @@ enum RawTCP {
 
     /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally closes at once (a client that vanishes),
     /// else reads what comes back until the server closes or `timeout` passes. Blocks: for code already off the
-    /// pool; an async test awaits `exchange`.
+    /// pool; a test awaits `exchange`.
     @discardableResult
     static func exchangeBlocking(
         port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2
@@ -60,7 +60,7 @@ enum RawTCP {
         return received
     }
 
-    /// `exchange` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `exchangeBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     @discardableResult
     static func exchange(port: Int, bytes: [UInt8], abort: Bool = false, timeout: TimeInterval = 2) async throws
         -> [UInt8]

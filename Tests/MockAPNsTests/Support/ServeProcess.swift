@@ -33,7 +33,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// What a starting `mock-apns serve` prints on `handle` up to and including its "ready" line; less if the
     /// output ends first or (checked between chunks) `timeout` passes; awaited on a thread of its own (see
-    /// `offPool`: an async test never blocks).
+    /// `offPool`: no test blocks).
     static func readBanner(_ handle: FileHandle, timeout: Duration = .seconds(30)) async -> String {
         await handle.read(until: "\nready", timeout: timeout)
     }
@@ -135,7 +135,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// The journal's requests, once two reads 300 ms apart agree (the file is appended off the event loop); the
     /// records the server writes of itself (no remote address) are left out. Blocks: for code already off the pool;
-    /// an async test awaits `records(from:)`.
+    /// a test awaits `records(from:)`.
     func recordsBlocking(from firstLine: Int = 0) throws -> [Record] {
         guard let journalPath else { throw Failure(description: "this serve process keeps no journal file") }
         var previous = -1
@@ -149,7 +149,7 @@ final class ServeProcess: @unchecked Sendable {
         return try Self.requests(in: text, from: firstLine)
     }
 
-    /// `recordsBlocking(from:)` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `recordsBlocking(from:)` on a thread of its own, awaited (see `offPool`: no test blocks).
     func records(from firstLine: Int = 0) async throws -> [Record] {
         try await offPool { try self.recordsBlocking(from: firstLine) }
     }
@@ -177,13 +177,14 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, then SIGKILL after 5 s; removes the files it owns. Safe to call more than once. Blocks: for a
-    /// `defer` or `deinit`, where it ends within milliseconds of SIGTERM.
+    /// `defer` or `deinit`, where it ends within milliseconds of SIGTERM unless a push is still in flight (the
+    /// server's grace for those is 5 s).
     func stop() {
         process.stop(grace: .seconds(5))
         for file in ownedFiles { try? FileManager.default.removeItem(atPath: file) }
     }
 
-    /// `stop()` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `stop()` on a thread of its own, awaited (see `offPool`: no test blocks).
     func stop() async {
         await offPool { self.stop() }
     }

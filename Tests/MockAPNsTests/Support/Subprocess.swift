@@ -5,7 +5,7 @@ enum Subprocess {
     /// Runs `executable` with `arguments` (in `directory` if given), standard input empty; returns its exit status,
     /// standard output and standard error. `environment` replaces the inherited one when given; after `timeout`
     /// seconds, if given, the program is stopped as `Spawn` stops one: SIGTERM, then SIGKILL after a grace.
-    /// Blocks: for code already off the pool; an async test awaits `run` (see `offPool`).
+    /// Blocks: for code already off the pool; a test awaits `run` (see `offPool`).
     static func runBlocking(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         timeout: TimeInterval? = nil
@@ -35,8 +35,8 @@ enum Subprocess {
     /// Runs `executable` until what it printed so far satisfies `until` (checked after each read), or `timeout`
     /// seconds passed, whichever comes first, then stops it; returns its standard output. For a program that
     /// streams without end (curl on a server-sent event stream): a test waits for what it needs however slow the
-    /// machine, instead of a fixed window that a loaded machine overruns.
-    static func runUntil(
+    /// machine, instead of a fixed window that a loaded machine overruns. Blocks: for code already off the pool.
+    static func runUntilBlocking(
         _ executable: String, _ arguments: [String], timeout: TimeInterval, until done: (String) -> Bool
     ) throws -> String {
         let process = ChildProcess()
@@ -68,7 +68,7 @@ enum Subprocess {
     /// How long a program that overran its timeout has between SIGTERM and SIGKILL.
     static let stopGrace = Duration.seconds(2)
 
-    /// `runBlocking` on a thread of its own, awaited (see `offPool`: an async test never blocks).
+    /// `runBlocking` on a thread of its own, awaited (see `offPool`: no test blocks).
     static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         timeout: TimeInterval? = nil
