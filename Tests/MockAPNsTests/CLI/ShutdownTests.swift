@@ -62,11 +62,11 @@ struct ShutdownTests {
 
         let stopping = ContinuousClock.now
         server.terminate()  // SIGTERM
-        await held.waitUntilExit()
-        await slow.waitUntilExit()
-        let answeredAfter = ContinuousClock.now - stopping
-        await server.waitUntilExit()
-        let stoppedAfter = ContinuousClock.now - stopping
+        let (_, answeredAfter) = try await offPool(since: stopping) {
+            held.waitUntilExitBlocking()
+            slow.waitUntilExitBlocking()
+        }
+        let (_, stoppedAfter) = try await offPool(since: stopping) { server.waitUntilExitBlocking() }
 
         let heldText = await String(decoding: heldOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         let slowText = await String(decoding: slowOutput.fileHandleForReading.readToEndOfFile(), as: UTF8.self)

@@ -24,8 +24,7 @@ struct ChildProcessTests {
         child.standardError = nil
         let started = ContinuousClock.now
         try child.run()
-        await child.waitUntilExit()
-        let waited = ContinuousClock.now - started
+        let (_, waited) = try await offPool(since: started) { child.waitUntilExitBlocking() }
         let sleeper = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let sleeperRan = kill(sleeper, SIGKILL) == 0
         #expect(sleeperRan, "the background sleep had ended: the wait proves nothing")
@@ -83,9 +82,8 @@ struct ChildProcessTests {
         polite.executableURL = URL(fileURLWithPath: "/bin/sleep")
         polite.arguments = ["30"]
         try polite.run()
-        let started = ContinuousClock.now
-        await polite.stop(grace: .seconds(20))
-        #expect(ContinuousClock.now - started < .seconds(10), "SIGTERM alone ends a sleep")
+        let (_, took) = try await offPool(since: .now) { polite.stop(grace: .seconds(20)) }
+        #expect(took < .seconds(10), "SIGTERM alone ends a sleep")
         #expect(polite.terminationReason == .uncaughtSignal && polite.terminationStatus == SIGTERM)
 
         let stubborn = ChildProcess()
@@ -93,9 +91,7 @@ struct ChildProcessTests {
         stubborn.arguments = ["-c", "trap '' TERM; exec sleep 30"]
         try stubborn.run()
         try await Task.sleep(for: .milliseconds(300))  // past the trap: the sleep ignores SIGTERM
-        let stopping = ContinuousClock.now
-        await stubborn.stop(grace: .milliseconds(500))
-        let waited = ContinuousClock.now - stopping
+        let (_, waited) = try await offPool(since: .now) { stubborn.stop(grace: .milliseconds(500)) }
         #expect(stubborn.terminationReason == .uncaughtSignal && stubborn.terminationStatus == SIGKILL)
         #expect(waited >= .milliseconds(500) && waited < .seconds(10), "\(waited)")
         await stubborn.stop(grace: .seconds(5))  // once ended: returns at once
@@ -103,11 +99,10 @@ struct ChildProcessTests {
 
     @Test("Subprocess.run stops a program past its timeout, SIGKILL for one that ignores SIGTERM, keeping its output")
     func subprocessTimeout() async throws {
-        let started = ContinuousClock.now
-        // Off the cooperative pool: the run blocks its thread for the timeout and the grace.
-        let result = try await Subprocess.run(
-            "/bin/sh", ["-c", "trap '' TERM; echo before; echo oops >&2; exec sleep 30"], timeout: 0.5)
-        let waited = ContinuousClock.now - started
+        let (result, waited) = try await offPool(since: .now) {
+            try Subprocess.runBlocking(
+                "/bin/sh", ["-c", "trap '' TERM; echo before; echo oops >&2; exec sleep 30"], timeout: 0.5)
+        }
         #expect(result.status == SIGKILL, "\(result)")
         #expect(result.output == "before\n" && result.errors == "oops\n", "\(result)")
         #expect(waited >= .milliseconds(500) + Subprocess.stopGrace && waited < .seconds(20), "\(waited)")
