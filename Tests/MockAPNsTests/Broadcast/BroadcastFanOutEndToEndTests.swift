@@ -52,11 +52,10 @@ struct BroadcastFanOutEndToEndTests {
         _ server: MockAPNsServer, _ body: String, to channel: String, app: String = app, expiration: String = "0",
         priority: String = "10"
     ) async throws -> (status: Int, sequence: UInt64?) {
-        let port = server.port
         let headers = BroadcastSendEndToEndTests.headers(
             channel: channel, ["apns-expiration": expiration, "apns-priority": priority])
         let response = try await Curl.request(
-            port: port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
+            port: server.port, path: "/4/broadcasts/apps/\(app)", headers: headers, body: body)
         let record = server.journal.records().last {
             $0.kind == .broadcast && $0.rawJSON?["channel"] == .string(channel)
         }

@@ -30,10 +30,7 @@ struct ControlLimitsTests {
             "-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}", "--data-binary",
             "@\(file.path)", url,
         ])
-        guard exit == 0, let newline = output.lastIndex(of: "\n"),
-            let status = Int(output[output.index(after: newline)...])
-        else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
-        return ControlCurl.Answer(status: status, text: String(output[..<newline]))
+        return try ControlCurl.Answer(curl: exit, output, errors)
     }
 
     @Test("a body over 1 MiB gets 413 with a JSON message, on every route that takes one, and changes nothing")

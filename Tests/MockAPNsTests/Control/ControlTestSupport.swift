@@ -33,6 +33,15 @@ enum ControlCurl {
         var json: JSONValue? { try? JSONParser.parse(text) }
         /// The `error` member of a JSON body.
         var error: String? { json?["error"]?.stringValue }
+
+        /// What `curl … -w "\n%{http_code}"` printed: the body, then the status on the last line.
+        init(curl exit: Int32, _ output: String, _ errors: String) throws {
+            guard exit == 0, let newline = output.lastIndex(of: "\n"),
+                let status = Int(output[output.index(after: newline)...])
+            else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
+            self.status = status
+            text = String(output[..<newline])
+        }
     }
 
     /// `curl -X method url` with an optional body and headers, waited for off the concurrency pool.
@@ -40,22 +49,12 @@ enum ControlCurl {
         _ method: String, _ control: MockAPNsControlAPI, _ path: String, body: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> Answer {
-        let url = control.url
-        return try await offPool { try callBlocking(method, url, path, body: body, headers: headers) }
-    }
-
-    private static func callBlocking(
-        _ method: String, _ url: String, _ path: String, body: String?, headers: [String: String]
-    ) throws -> Answer {
         var arguments = ["-sS", "--http1.1", "--max-time", "15", "-X", method, "-w", "\n%{http_code}"]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
-        arguments.append(url + path)
-        let (exit, output, errors) = try Curl.runBlocking(arguments)
-        guard exit == 0, let newline = output.lastIndex(of: "\n"),
-            let status = Int(output[output.index(after: newline)...])
-        else { throw Curl.Failure(description: "curl exited \(exit): \(errors) \(output)") }
-        return Answer(status: status, text: String(output[..<newline]))
+        arguments.append(control.url + path)
+        let (exit, output, errors) = try await Curl.run(arguments)
+        return try Answer(curl: exit, output, errors)
     }
 }
 
@@ -68,6 +67,5 @@ func sendPush(
     let headers = [
         "apns-topic": topic, "apns-push-type": pushType, "authorization": "bearer \(testProviderToken())",
     ]
-    let port = server.port
-    return try await Curl.request(port: port, path: "/3/device/\(token)", headers: headers, body: body).status
+    return try await Curl.request(port: server.port, path: "/3/device/\(token)", headers: headers, body: body).status
 }

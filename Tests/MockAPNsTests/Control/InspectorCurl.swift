@@ -36,10 +36,8 @@ enum InspectorCurl {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let body { arguments += ["--data-binary", body] }
         arguments.append(url + path)
-        let result = try await Subprocess.run("/usr/bin/env", ["curl"] + arguments)
-        guard result.status == 0 else {
-            throw Curl.Failure(description: "curl exited \(result.status): \(result.errors)")
-        }
+        let (exit, _, errors) = try await Curl.run(arguments)
+        guard exit == 0 else { throw Curl.Failure(description: "curl exited \(exit): \(errors)") }
         let head = try String(contentsOf: headerFile, encoding: .utf8).split(separator: "\r\n")
         guard let statusLine = head.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
         else { throw Curl.Failure(description: "no status line in: \(head)") }

@@ -87,9 +87,8 @@ struct ReplayAPITests {
     func expiredTokenStaysExpired() async throws {
         try await withControlServer { server, control in
             let old = testProviderToken(at: Date() - 7200)
-            let port = server.port
             let status = try await Curl.request(
-                port: port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(token: old),
+                port: server.port, path: "/3/device/\(Self.device)", headers: EndToEndTests.pushHeaders(token: old),
                 body: EndToEndTests.alert
             ).status
             #expect(status == 403)
@@ -156,9 +155,8 @@ struct ReplayAPITests {
     func certificateIsTheConnections() async throws {
         try await withControlServer { server, control in
             let certs = AuthTestFiles.packageRoot.appendingPathComponent("certs").path
-            let port = server.port
             let status = try await Curl.request(
-                port: port, path: "/3/device/\(Self.device)",
+                port: server.port, path: "/3/device/\(Self.device)",
                 headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: EndToEndTests.alert,
                 extraArguments: ["--cert", "\(certs)/client-sandbox.pem", "--key", "\(certs)/client-sandbox.key"]
             ).status

@@ -19,9 +19,8 @@ struct RequestsExplainedCLITests {
     /// Sends an alert without `apns-push-type`: accepted, with the note `no apns-push-type: taken as alert`.
     static func pushWithoutPushType(_ server: MockAPNsServer) async throws -> Int {
         let headers = ["apns-topic": "com.example.app", "authorization": "bearer \(testProviderToken())"]
-        let port = server.port
         return try await Curl.request(
-            port: port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: EndToEndTests.alert
+            port: server.port, path: "/3/device/\(EndToEndTests.device)", headers: headers, body: EndToEndTests.alert
         ).status
     }
 

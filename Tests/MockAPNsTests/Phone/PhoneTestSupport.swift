@@ -36,10 +36,8 @@ enum PhonePush {
         var headers = EndToEndTests.pushHeaders(["apns-topic": topic, "apns-push-type": type])
         if let priority { headers["apns-priority"] = priority }
         for (name, value) in extra { headers[name] = value }
-        let port = server.port
-        let path = "/3/device/\(token)"
-        let sent = headers
-        let response = try await Curl.request(port: port, path: path, headers: sent, body: body)
+        let response = try await Curl.request(
+            port: server.port, path: "/3/device/\(token)", headers: headers, body: body)
         // The push's record: later events of other pushes it gave may follow it.
         let record = server.journal.records().last { $0.kind == .devicePush }
         return Result(
